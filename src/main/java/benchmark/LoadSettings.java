@@ -1,0 +1,108 @@
+package benchmark;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import protocols.core.ConnectionModel;
+import protocols.core.HostAndPort;
+
+/**
+ * The benchmark's knobs, read from system properties, checked once, with errors naming the property and
+ * the form it expects.
+ *
+ * <ul>
+ *   <li>{@code -Dlevels=100,500,1000,2000,5000}: the concurrency levels, in order
+ *   <li>{@code -Dramp=5s}: time to go from one level to the next
+ *   <li>{@code -Dhold=25s}: time spent at each level
+ *   <li>{@code -Dtarget=host:port}: a running server; without it the simulation starts its own
+ *   <li>{@code -Dconnections=per-user|N}: one connection per virtual user (the seed's model) or N shared
+ *   <li>{@code -DserviceTime=0}: service time of the embedded server per call
+ * </ul>
+ */
+public record LoadSettings(
+    List<Integer> levels,
+    Duration ramp,
+    Duration hold,
+    HostAndPort target,
+    ConnectionModel connections,
+    Duration serviceTime) {
+
+  public static final String DEFAULT_LEVELS = "100,500,1000,2000,5000";
+  public static final String DEFAULT_RAMP = "5s";
+  public static final String DEFAULT_HOLD = "25s";
+
+  public static LoadSettings fromSystemProperties() {
+    return from(System.getProperties());
+  }
+
+  public static LoadSettings from(Properties properties) {
+    String target = properties.getProperty("target");
+    return new LoadSettings(
+        parseLevels(properties.getProperty("levels", DEFAULT_LEVELS)),
+        Durations.parse(properties.getProperty("ramp", DEFAULT_RAMP), "-Dramp"),
+        Durations.parse(properties.getProperty("hold", DEFAULT_HOLD), "-Dhold"),
+        target == null || target.isBlank() ? null : HostAndPort.parse(target, "-Dtarget"),
+        parseConnections(properties.getProperty("connections", "per-user")),
+        Durations.parse(properties.getProperty("serviceTime", "0"), "-DserviceTime"));
+  }
+
+  /** Whether the simulation must start its own server. */
+  public boolean embedded() {
+    return target == null;
+  }
+
+  /** Ramp and hold of every level, back to back. */
+  public Duration totalDuration() {
+    return ramp.plus(hold).multipliedBy(levels.size());
+  }
+
+  static List<Integer> parseLevels(String text) {
+    String expected =
+        ": expected comma-separated positive integers (concurrent users), for example "
+            + DEFAULT_LEVELS;
+    if (text == null || text.isBlank()) {
+      throw new IllegalArgumentException("-Dlevels=" + text + expected);
+    }
+    List<Integer> levels = new ArrayList<>();
+    for (String part : text.split(",")) {
+      try {
+        int level = Integer.parseInt(part.trim());
+        if (level < 1) {
+          throw new NumberFormatException();
+        }
+        levels.add(level);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("-Dlevels=" + text + expected);
+      }
+    }
+    return List.copyOf(levels);
+  }
+
+  static ConnectionModel parseConnections(String text) {
+    String value = text.trim();
+    if (value.equals("per-user")) {
+      return ConnectionModel.perUser();
+    }
+    try {
+      return ConnectionModel.shared(Integer.parseInt(value));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "-Dconnections=" + text + ": expected per-user or a positive number of shared connections");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "levels "
+        + levels
+        + ", ramp "
+        + Durations.format(ramp)
+        + ", hold "
+        + Durations.format(hold)
+        + ", "
+        + connections
+        + ", target "
+        + (target == null ? "embedded server" : target.toString());
+  }
+}

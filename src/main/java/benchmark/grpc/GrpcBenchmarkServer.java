@@ -1,0 +1,93 @@
+package benchmark.grpc;
+
+import benchmark.BenchmarkMessages;
+import benchmark.BenchmarkServer;
+import benchmark.Durations;
+import benchmark.ServerArgs;
+import benchmark.ServiceTime;
+import benchmark.pb.BenchmarkMessage;
+import benchmark.pb.HelloGrpc;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The seed's gRPC benchmark server: {@code Hello/Say} answers with field1 "OK" and field2 100, after an
+ * optional service time.
+ *
+ * <p>As its own process: {@code mvn -q compile exec:java -Dexec.mainClass=benchmark.grpc.GrpcBenchmarkServer
+ * -Dexec.args="--port 50051 --service-time 0"}, or embedded by {@link #start}.
+ */
+public final class GrpcBenchmarkServer implements BenchmarkServer {
+
+  private final Server server;
+
+  private GrpcBenchmarkServer(Server server) {
+    this.server = server;
+  }
+
+  /** Starts on {@code host:port}; port 0 picks a free one. */
+  public static GrpcBenchmarkServer start(String host, int port, Duration serviceTime)
+      throws IOException {
+    Server server =
+        NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+            .addService(new HelloService(serviceTime))
+            .directExecutor() // Say does no blocking work; the service time runs on a timer
+            .build()
+            .start();
+    return new GrpcBenchmarkServer(server);
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  }
+
+  static final class HelloService extends HelloGrpc.HelloImplBase {
+    private final Duration serviceTime;
+
+    HelloService(Duration serviceTime) {
+      this.serviceTime = serviceTime;
+    }
+
+    @Override
+    public void say(BenchmarkMessage request, StreamObserver<BenchmarkMessage> responses) {
+      BenchmarkMessage reply = BenchmarkMessages.reply(request);
+      ServiceTime.after(
+          serviceTime,
+          () -> {
+            responses.onNext(reply);
+            responses.onCompleted();
+          });
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    ServerArgs options = ServerArgs.parse(args, 50051);
+    GrpcBenchmarkServer server = start(options.host(), options.port(), options.serviceTime());
+    System.out.println(
+        "gRPC benchmark server listening on "
+            + options.host()
+            + ":"
+            + server.port()
+            + " (service time "
+            + Durations.format(options.serviceTime())
+            + ")");
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        server.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }));
+    server.server.awaitTermination();
+  }
+}

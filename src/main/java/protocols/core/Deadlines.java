@@ -1,0 +1,58 @@
+package protocols.core;
+
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timeout;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The bridge's own backstop for calls whose client never answers. A wheel timer, because a scheduled
+ * executor keeps every cancelled task queued until its delay expires: millions of them at 100k calls/s.
+ */
+final class Deadlines {
+
+  /** How much later than the call's timeout the bridge gives up: the client's own timeout goes first. */
+  static Duration backstop(Duration timeout) {
+    return timeout.plus(Duration.ofMillis(Math.max(50, timeout.toMillis() / 10)));
+  }
+
+  private static final HashedWheelTimer TIMER =
+      new HashedWheelTimer(
+          runnable -> {
+            Thread thread = new Thread(runnable, "rpc-call-deadlines");
+            thread.setDaemon(true);
+            return thread;
+          },
+          10,
+          TimeUnit.MILLISECONDS);
+
+  private Deadlines() {}
+
+  /**
+   * A future completed by {@code call}, or failed with {@link CallTimeoutException} when {@code
+   * timeout} passes first; then {@code call} is cancelled so that its client can abandon it.
+   */
+  static <T> CompletableFuture<T> bound(CompletableFuture<T> call, Duration timeout) {
+    CompletableFuture<T> bounded = new CompletableFuture<>();
+    Timeout timer =
+        TIMER.newTimeout(
+            t -> {
+              if (bounded.completeExceptionally(new CallTimeoutException(timeout))) {
+                call.cancel(true);
+              }
+            },
+            backstop(timeout).toNanos(),
+            TimeUnit.NANOSECONDS);
+    call.whenComplete(
+        (value, failure) -> {
+          timer.cancel();
+          if (failure == null) {
+            bounded.complete(value);
+          } else {
+            bounded.completeExceptionally(failure);
+          }
+        });
+    return bounded;
+  }
+}

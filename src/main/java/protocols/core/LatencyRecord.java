@@ -1,0 +1,312 @@
+package protocols.core;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+import org.HdrHistogram.Recorder;
+import io.gatling.core.CoreComponents;
+import io.gatling.core.actor.ActorSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.runtime.BoxedUnit;
+
+/**
+ * Every call's latency in microseconds, per request name, next to Gatling's millisecond report: Gatling
+ * cannot show sub-millisecond RPC latencies.
+ *
+ * <p>Latency is measured exactly where Gatling measures it: from just before the request is handed to
+ * the client to the moment its response (or failure) arrives, before checks run. A call that failed
+ * before it was sent (payload error) is counted as KO but not timed.
+ *
+ * <p>At the end of the run it writes, into the Gatling run folder, {@value #LOG_FILE} (an HdrHistogram
+ * interval log, one tagged interval per request name per second) and {@value #SUMMARY_FILE} (count, OK,
+ * KO, throughput and min/mean/p50/p90/p99/p99.9/max per request name and for all).
+ */
+public final class LatencyRecord {
+
+  public static final String LOG_FILE = "rpc-latency.hlog";
+  public static final String SUMMARY_FILE = "rpc-latency.json";
+
+  /** Latencies above an hour are clamped; three significant digits as Gatling's own stats. */
+  private static final long MAX_MICROS = TimeUnit.HOURS.toMicros(1);
+
+  /** Messages often embed addresses or ids; past this many distinct ones, the rest are lumped. */
+  private static final int MAX_DISTINCT_ERRORS = 100;
+
+  private static final Logger LOG = LoggerFactory.getLogger(LatencyRecord.class);
+  private static final Map<ActorSystem, LatencyRecord> RUNS = new WeakHashMap<>();
+  private static final ScheduledExecutorService TICKER =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "rpc-latency-record");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private final Map<String, Series> series = new ConcurrentHashMap<>();
+  private final List<Histogram> intervals = new ArrayList<>();
+  private final long startEpochMillis = System.currentTimeMillis();
+  private final ScheduledFuture<?> ticker;
+  private volatile Path runFolder;
+
+  private LatencyRecord() {
+    ticker = TICKER.scheduleAtFixedRate(this::takeIntervals, 1, 1, TimeUnit.SECONDS);
+  }
+
+  /** The record of the running simulation, shared by all its RPC protocols; written when it ends. */
+  static LatencyRecord of(CoreComponents core) {
+    synchronized (RUNS) {
+      return RUNS.computeIfAbsent(
+          core.actorSystem(),
+          system -> {
+            LatencyRecord record = new LatencyRecord();
+            system.registerOnTermination(
+                () -> {
+                  try {
+                    Path summary = record.write();
+                    if (summary != null) {
+                      System.out.println("Microsecond latency record: " + summary.toAbsolutePath());
+                    }
+                  } catch (IOException | RuntimeException e) {
+                    LOG.error("writing the microsecond latency record failed", e);
+                  }
+                  return BoxedUnit.UNIT;
+                });
+            return record;
+          });
+    }
+  }
+
+  /** Called on the user's event loop (any thread is fine): wait-free for the recording thread. */
+  void recordCall(String requestName, long sentNanos, long receivedNanos, boolean ok) {
+    Series s = series.computeIfAbsent(requestName, Series::new);
+    recordTiming(s, sentNanos, receivedNanos, ok);
+  }
+
+  /** A call that ended in a KO: timed as any call, and its message counted. */
+  void recordFailedCall(String requestName, long sentNanos, long receivedNanos, String message) {
+    Series s = series.computeIfAbsent(requestName, Series::new);
+    recordTiming(s, sentNanos, receivedNanos, false);
+    s.countError(message);
+  }
+
+  private void recordTiming(Series s, long sentNanos, long receivedNanos, boolean ok) {
+    long micros = Math.min(MAX_MICROS, Math.max(0, (receivedNanos - sentNanos) / 1000));
+    s.recorder.recordValue(micros);
+    (ok ? s.ok : s.ko).increment();
+    s.firstSent.accumulateAndGet(sentNanos, Math::min);
+    s.lastReceived.accumulateAndGet(receivedNanos, Math::max);
+    locateRunFolder();
+  }
+
+  private void locateRunFolder() {
+    if (runFolder == null) {
+      runFolder = RunFolder.find();
+    }
+  }
+
+  /** A call that failed before it was sent: KO, but no latency. */
+  void recordUnsent(String requestName, String message) {
+    Series s = series.computeIfAbsent(requestName, Series::new);
+    s.unsent.increment();
+    s.countError(message);
+    locateRunFolder();
+  }
+
+  private synchronized void takeIntervals() {
+    long now = System.currentTimeMillis();
+    for (Series s : series.values()) {
+      Histogram interval = s.recorder.getIntervalHistogram();
+      if (interval.getTotalCount() == 0) {
+        continue;
+      }
+      interval.setTag(s.name.replaceAll("[\\s,]", "_"));
+      interval.setStartTimeStamp(s.intervalStart);
+      interval.setEndTimeStamp(now);
+      s.intervalStart = now;
+      s.total.add(interval);
+      intervals.add(interval);
+    }
+  }
+
+  /** Writes both files; returns the summary's path, or null when nothing was recorded. */
+  synchronized Path write() throws IOException {
+    ticker.cancel(false);
+    takeIntervals();
+    if (series.isEmpty()) {
+      return null;
+    }
+    Path folder = runFolder != null ? runFolder : RunFolder.fallback();
+    Files.createDirectories(folder);
+    try (PrintStream log = new PrintStream(Files.newOutputStream(folder.resolve(LOG_FILE)))) {
+      HistogramLogWriter writer = new HistogramLogWriter(log);
+      writer.outputComment("microseconds; one interval per request name (tag) and second");
+      writer.outputLogFormatVersion();
+      writer.outputStartTime(startEpochMillis);
+      writer.setBaseTime(startEpochMillis);
+      writer.outputLegend();
+      for (Histogram interval : intervals) {
+        writer.outputIntervalHistogram(interval);
+      }
+    }
+    Map<String, Histogram> totals = new TreeMap<>();
+    series.values().forEach(s -> totals.put(s.name, s.total));
+    Path summary = folder.resolve(SUMMARY_FILE);
+    Files.writeString(summary, summaryJson(totals));
+    return summary;
+  }
+
+  private String summaryJson(Map<String, Histogram> totals) {
+    Histogram all = new Histogram(MAX_MICROS, 3);
+    long ok = 0, ko = 0, first = Long.MAX_VALUE, last = Long.MIN_VALUE;
+    StringBuilder json = new StringBuilder();
+    json.append("{\n  \"unit\": \"microseconds\",\n");
+    json.append("  \"measured\": \"from handing the request to the client to its response or failure\",\n");
+    json.append("  \"requests\": {\n");
+    int i = 0;
+    for (Map.Entry<String, Histogram> entry : totals.entrySet()) {
+      Series s = series.get(entry.getKey());
+      Histogram h = entry.getValue();
+      all.add(h);
+      ok += s.ok.sum();
+      ko += s.ko.sum() + s.unsent.sum();
+      first = Math.min(first, s.firstSent.get());
+      last = Math.max(last, s.lastReceived.get());
+      json.append("    ").append(quote(entry.getKey())).append(": ");
+      stats(json, h, s.ok.sum(), s.ko.sum() + s.unsent.sum(), s.firstSent.get(), s.lastReceived.get());
+      json.setLength(json.length() - 1);
+      json.append(", \"errors\": {");
+      int e = 0;
+      for (Map.Entry<String, LongAdder> error : new TreeMap<>(s.errors).entrySet()) {
+        json.append(e++ > 0 ? ", " : "").append(quote(error.getKey())).append(": ").append(error.getValue().sum());
+      }
+      json.append("}}");
+      json.append(++i < totals.size() ? ",\n" : "\n");
+    }
+    json.append("  },\n  \"all\": ");
+    stats(json, all, ok, ko, first, last);
+    json.append("\n}\n");
+    return json.toString();
+  }
+
+  private static void stats(
+      StringBuilder json, Histogram h, long ok, long ko, long firstNanos, long lastNanos) {
+    long count = ok + ko;
+    double seconds = lastNanos > firstNanos ? (lastNanos - firstNanos) / 1e9 : 0;
+    boolean timed = h.getTotalCount() > 0;
+    json.append(
+        String.format(
+            Locale.ROOT,
+            "{\"count\": %d, \"ok\": %d, \"ko\": %d, \"throughput\": %.1f, \"min\": %d, \"mean\": %.1f,"
+                + " \"p50\": %d, \"p90\": %d, \"p99\": %d, \"p999\": %d, \"max\": %d}",
+            count,
+            ok,
+            ko,
+            seconds > 0 ? h.getTotalCount() / seconds : 0.0,
+            timed ? h.getMinValue() : 0,
+            timed ? h.getMean() : 0.0,
+            h.getValueAtPercentile(50),
+            h.getValueAtPercentile(90),
+            h.getValueAtPercentile(99),
+            h.getValueAtPercentile(99.9),
+            timed ? h.getMaxValue() : 0));
+  }
+
+  private static String quote(String text) {
+    StringBuilder out = new StringBuilder("\"");
+    for (char c : text.toCharArray()) {
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.append('"').toString();
+  }
+
+  private static final class Series {
+    final String name;
+    final Recorder recorder = new Recorder(MAX_MICROS, 3);
+    final Histogram total = new Histogram(MAX_MICROS, 3);
+    final LongAdder ok = new LongAdder();
+    final LongAdder ko = new LongAdder();
+    final LongAdder unsent = new LongAdder();
+    final AtomicLong firstSent = new AtomicLong(Long.MAX_VALUE);
+    final AtomicLong lastReceived = new AtomicLong(Long.MIN_VALUE);
+    long intervalStart = System.currentTimeMillis();
+    final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+
+    Series(String name) {
+      this.name = name;
+    }
+
+    void countError(String message) {
+      String key = message == null ? "(no message)" : message;
+      LongAdder count = errors.get(key);
+      if (count == null && errors.size() >= MAX_DISTINCT_ERRORS) {
+        key = "(other messages)";
+      }
+      errors.computeIfAbsent(key, k -> new LongAdder()).increment();
+    }
+  }
+
+  /** Where Gatling writes this run: the folder of the simulation.log it holds open. */
+  static final class RunFolder {
+    private RunFolder() {}
+
+    static Path find() {
+      Path fds = Paths.get("/proc/self/fd");
+      if (!Files.isDirectory(fds)) {
+        return null;
+      }
+      try (var links = Files.list(fds)) {
+        return links
+            .map(RunFolder::target)
+            .filter(p -> p != null && p.getFileName() != null)
+            .filter(p -> p.getFileName().toString().equals("simulation.log"))
+            .map(Path::getParent)
+            .findFirst()
+            .orElse(null);
+      } catch (IOException | UncheckedIOException e) {
+        return null;
+      }
+    }
+
+    private static Path target(Path link) {
+      try {
+        return Files.readSymbolicLink(link);
+      } catch (IOException | UnsupportedOperationException e) {
+        return null;
+      }
+    }
+
+    /** Without a simulation.log to follow: a folder of its own under target/gatling-rpc. */
+    static Path fallback() {
+      return Paths.get("target", "gatling-rpc", "run-" + System.currentTimeMillis());
+    }
+  }
+}

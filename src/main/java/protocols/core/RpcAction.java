@@ -1,0 +1,273 @@
+package protocols.core;
+
+import io.gatling.commons.stats.KO$;
+import io.gatling.commons.stats.OK$;
+import io.gatling.commons.stats.Status;
+import io.gatling.commons.util.Clock;
+import io.gatling.commons.validation.Failure;
+import io.gatling.commons.validation.Success;
+import io.gatling.commons.validation.Validation;
+import io.gatling.core.action.Action;
+import io.gatling.core.action.BlockExit;
+import io.gatling.core.action.BlockExit$;
+import io.gatling.core.actor.ActorRef;
+import io.gatling.core.check.Check;
+import io.gatling.core.check.Check$;
+import io.gatling.core.controller.throttle.Throttler$Command$ThrottledRequest;
+import io.gatling.core.session.Session;
+import io.gatling.core.stats.StatsEngine;
+import io.gatling.core.structure.ScenarioContext;
+import io.netty.channel.EventLoop;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
+import org.slf4j.LoggerFactory;
+import scala.Function1;
+import scala.Option;
+import scala.Tuple2;
+import scala.runtime.BoxedUnit;
+
+/**
+ * The one Gatling action behind every RPC request of every framework. For each virtual user that
+ * reaches it: resolve the request name, build the payload, send it through the framework's {@link
+ * RpcCall} without blocking, and, back on the user's event loop, run the checks, log exactly one
+ * response and pass the session on.
+ *
+ * <p>Implements {@link Action} directly: Gatling's Scala traits (ChainableAction...) cannot be
+ * implemented from Java.
+ */
+final class RpcAction<P extends RpcProtocol, C, Req, Res> implements Action {
+
+  private static final com.typesafe.scalalogging.Logger LOGGER =
+      com.typesafe.scalalogging.Logger$.MODULE$.apply(LoggerFactory.getLogger(RpcAction.class));
+
+  private final String actionName;
+  private final String nameTemplate;
+  private final Function1<Session, Validation<String>> requestName;
+  private final Function<io.gatling.javaapi.core.Session, Req> payload;
+  private final RpcCall<C, Req, Res> call;
+  private final FailureDescriber describer;
+  private final scala.collection.immutable.List<Check<CallResult>> checks;
+  private final boolean checksStatus;
+  private final Duration timeout;
+  private final RpcComponents<P, C> components;
+  private final StatsEngine statsEngine;
+  private final Clock clock;
+  @SuppressWarnings("rawtypes")
+  private final Option<ActorRef> throttler;
+  private final Action next;
+  private final LatencyRecord latencies;
+
+  RpcAction(
+      RpcRequestBuilder.Common<Req> request,
+      RpcCall<C, Req, Res> call,
+      FailureDescriber describer,
+      RpcComponents<P, C> components,
+      ScenarioContext ctx,
+      Action next) {
+    this.nameTemplate = request.nameTemplate();
+    this.actionName = "rpc:" + request.nameTemplate();
+    this.requestName = request.name();
+    this.payload = request.payload();
+    this.call = call;
+    this.describer = describer;
+    this.checks = protocols.core.check.RpcChecks.toScala(request.checks());
+    this.checksStatus = protocols.core.check.RpcChecks.checksStatus(request.checks());
+    this.timeout =
+        request.timeout() != null ? request.timeout() : components.protocol().defaultTimeout();
+    this.components = components;
+    this.statsEngine = ctx.coreComponents().statsEngine();
+    this.clock = ctx.coreComponents().clock();
+    this.throttler = ctx.throttled() ? ctx.coreComponents().throttler().map(ref -> (ActorRef) ref) : Option.empty();
+    this.next = next;
+    this.latencies = LatencyRecord.of(ctx.coreComponents());
+  }
+
+  @Override
+  public String name() {
+    return actionName;
+  }
+
+  @Override
+  public com.typesafe.scalalogging.Logger logger() {
+    return LOGGER;
+  }
+
+  @Override
+  public void com$typesafe$scalalogging$StrictLogging$_setter_$logger_$eq(
+      com.typesafe.scalalogging.Logger logger) {}
+
+  @Override
+  public void $bang(Session session) {
+    // honours exitASAP of during(...), tryMax and exitBlockOnFail, as Gatling's own actions do
+    Option<BlockExit> exit = BlockExit$.MODULE$.mustExit(session);
+    if (exit.isDefined()) {
+      exit.get().exitBlock(statsEngine, clock.nowMillis());
+      return;
+    }
+    try {
+      Action.super.$bang(session);
+    } catch (RuntimeException | LinkageError e) {
+      LOGGER.underlying().error("'{}' crashed; the virtual user goes on as failed", actionName, e);
+      next.$bang(session.markAsFailed());
+    }
+  }
+
+  @Override
+  public void execute(Session session) {
+    Validation<String> resolved = requestName.apply(session);
+    if (((Object) resolved) instanceof Failure failure) {
+      statsEngine.logRequestCrash(
+          session.scenario(),
+          session.groups(),
+          nameTemplate,
+          "request name could not be resolved: " + failure.message());
+      next.$bang(session.markAsFailed());
+      return;
+    }
+    String name = ((Success<String>) resolved).value();
+    if (throttler.isDefined()) {
+      @SuppressWarnings("unchecked")
+      ActorRef<Object> throttlerRef = throttler.get();
+      throttlerRef.$bang(
+              new Throttler$Command$ThrottledRequest(
+                  session.scenario(),
+                  () -> {
+                    send(name, session);
+                    return BoxedUnit.UNIT;
+                  }));
+    } else {
+      send(name, session);
+    }
+  }
+
+  private void send(String name, Session session) {
+    io.gatling.javaapi.core.Session javaSession = new io.gatling.javaapi.core.Session(session);
+    Req request;
+    try {
+      request = payload.apply(javaSession);
+    } catch (RuntimeException e) {
+      long now = clock.nowMillis();
+      String message = "building the request failed: " + text(e);
+      latencies.recordUnsent(name, message);
+      fail(session, name, now, now, "PAYLOAD", message);
+      return;
+    }
+    long start = clock.nowMillis();
+    long sentNanos = System.nanoTime();
+    CompletableFuture<Res> future;
+    try {
+      C client = components.clientFor(session.userId());
+      future = call.send(client, request, new CallContext(javaSession, timeout));
+      if (future == null) {
+        throw new IllegalStateException("the framework adapter returned no future");
+      }
+    } catch (Exception | LinkageError e) {
+      CallFailure failure = describe(e);
+      latencies.recordFailedCall(name, sentNanos, System.nanoTime(), failure.message());
+      fail(session, name, start, clock.nowMillis(), failure.status(), failure.message());
+      return;
+    }
+    Deadlines.bound(future, timeout)
+        .whenComplete(
+            (response, error) -> {
+              long end = clock.nowMillis();
+              long receivedNanos = System.nanoTime();
+              onEventLoop(
+                  session,
+                  () -> complete(session, name, start, end, sentNanos, receivedNanos, response, error));
+            });
+  }
+
+  private void complete(
+      Session session,
+      String name,
+      long start,
+      long end,
+      long sentNanos,
+      long receivedNanos,
+      Res response,
+      Throwable error) {
+    CallResult result =
+        error == null ? CallResult.success(response) : CallResult.failure(describe(error));
+    if (result.failed() && !checksStatus) {
+      latencies.recordFailedCall(name, sentNanos, receivedNanos, result.errorMessage());
+      fail(session, name, start, end, result.status(), result.errorMessage());
+      return;
+    }
+    Tuple2<Session, Option<Failure>> checked = Check$.MODULE$.check(result, session, checks);
+    Session afterChecks = checked._1();
+    if (checked._2().isDefined()) {
+      String message = checked._2().get().message();
+      latencies.recordFailedCall(name, sentNanos, receivedNanos, message);
+      fail(afterChecks, name, start, end, result.status(), message);
+    } else {
+      latencies.recordCall(name, sentNanos, receivedNanos, true);
+      log(afterChecks, name, start, end, OK$.MODULE$, result.status(), null);
+      next.$bang(afterChecks.logGroupRequestTimings(start, end));
+    }
+  }
+
+  private void fail(
+      Session session, String name, long start, long end, String status, String message) {
+    Runnable ko =
+        () -> {
+          log(session, name, start, end, KO$.MODULE$, status, message);
+          next.$bang(session.markAsFailed().logGroupRequestTimings(start, end));
+        };
+    onEventLoop(session, ko);
+  }
+
+  private void log(
+      Session session,
+      String name,
+      long start,
+      long end,
+      Status status,
+      String code,
+      String message) {
+    statsEngine.logResponse(
+        session.scenario(),
+        session.groups(),
+        name,
+        start,
+        end,
+        status,
+        Option.apply(code),
+        Option.apply(message));
+  }
+
+  private CallFailure describe(Throwable error) {
+    Throwable cause = FailureDescriber.unwrap(error);
+    if (cause instanceof CallTimeoutException) {
+      return new CallFailure("TIMEOUT", cause.getMessage());
+    }
+    try {
+      return describer.describe(cause);
+    } catch (RuntimeException e) {
+      return FailureDescriber.DEFAULT.describe(cause);
+    }
+  }
+
+  private static String text(Throwable e) {
+    return FailureDescriber.messageChain(FailureDescriber.unwrap(e));
+  }
+
+  /** Gatling expects a user's actions on that user's event loop; callbacks arrive elsewhere. */
+  private static void onEventLoop(Session session, Runnable task) {
+    EventLoop loop = session.eventLoop();
+    if (loop.inEventLoop()) {
+      task.run();
+      return;
+    }
+    if (loop.isShuttingDown()) {
+      return; // the simulation is over; nobody waits for this user any more
+    }
+    try {
+      loop.execute(task);
+    } catch (RejectedExecutionException e) {
+      // shut down between the check and the call: same as above
+    }
+  }
+}

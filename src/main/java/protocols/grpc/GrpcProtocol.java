@@ -1,0 +1,62 @@
+package protocols.grpc;
+
+import java.time.Duration;
+import java.util.Map;
+import protocols.core.ConnectionModel;
+import protocols.core.HostAndPort;
+import protocols.core.RpcProtocol;
+import protocols.core.RpcProtocolKey;
+
+/** The settings of a gRPC target, built with {@link GrpcProtocolBuilder}. */
+public final class GrpcProtocol implements RpcProtocol {
+
+  static final RpcProtocolKey<GrpcProtocol, io.grpc.ManagedChannel> KEY =
+      new RpcProtocolKey<>(GrpcProtocol.class, "grpc", new GrpcChannels());
+
+  final HostAndPort target;
+  final String trustedCaFile; // null: plaintext
+  final String authority; // null: the target's host
+  final ConnectionModel connections;
+  final Duration deadline;
+  final int maxInboundMessageSize;
+  final Map<String, String> headers;
+
+  GrpcProtocol(
+      HostAndPort target,
+      String trustedCaFile,
+      String authority,
+      ConnectionModel connections,
+      Duration deadline,
+      int maxInboundMessageSize,
+      Map<String, String> headers) {
+    this.target = target;
+    this.trustedCaFile = trustedCaFile;
+    this.authority = authority;
+    this.connections = connections;
+    this.deadline = deadline;
+    this.maxInboundMessageSize = maxInboundMessageSize;
+    this.headers = headers;
+  }
+
+  @Override
+  public Duration defaultTimeout() {
+    return deadline;
+  }
+
+  @Override
+  public ConnectionModel connectionModel() {
+    return connections;
+  }
+
+  @Override
+  public String toString() {
+    return "grpc "
+        + target
+        + (trustedCaFile == null ? " plaintext" : " TLS")
+        + ", "
+        + connections
+        + ", deadline "
+        + deadline.toMillis()
+        + " ms";
+  }
+}

@@ -1,0 +1,63 @@
+package simulations;
+
+import static io.gatling.javaapi.core.CoreDsl.*;
+
+import benchmark.LoadSettings;
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.ClosedInjectionStep;
+import io.gatling.javaapi.core.PopulationBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The seed benchmark's load, shared by every framework's simulation: a closed model (a fixed number of
+ * concurrent users, each calling again as soon as its reply arrives), stepping through {@code -Dlevels}
+ * with {@code rampConcurrentUsers} between levels and {@code constantConcurrentUsers} at each level.
+ *
+ * <p>Each virtual user calls in a loop for at most one hold period, then ends and is replaced; so
+ * concurrency can step down as well as up, and every user stops when the last level ends.
+ */
+public final class Staircase {
+
+  private final LoadSettings settings;
+  private volatile long endMillis = Long.MAX_VALUE;
+
+  public Staircase(LoadSettings settings) {
+    if (settings.hold().isZero()) {
+      throw new IllegalArgumentException("-Dhold=0: expected a positive duration, for example 25s");
+    }
+    this.settings = settings;
+  }
+
+  /** Call from the simulation's {@code before()}: the staircase's clock starts there. */
+  public void start() {
+    endMillis = System.currentTimeMillis() + settings.totalDuration().toMillis();
+  }
+
+  /** The scenario: virtual users repeating {@code call}, injected level by level. */
+  public PopulationBuilder population(String scenarioName, ChainBuilder call) {
+    return scenario(scenarioName)
+        .during(session -> userLifetime())
+        .on(call)
+        .injectClosed(steps());
+  }
+
+  private Duration userLifetime() {
+    long left = Math.max(0, endMillis - System.currentTimeMillis());
+    return Duration.ofMillis(Math.min(settings.hold().toMillis(), left));
+  }
+
+  private ClosedInjectionStep[] steps() {
+    List<ClosedInjectionStep> steps = new ArrayList<>();
+    int previous = 0;
+    for (int level : settings.levels()) {
+      if (!settings.ramp().isZero()) {
+        steps.add(rampConcurrentUsers(previous).to(level).during(settings.ramp()));
+      }
+      steps.add(constantConcurrentUsers(level).during(settings.hold()));
+      previous = level;
+    }
+    return steps.toArray(ClosedInjectionStep[]::new);
+  }
+}
