@@ -1,0 +1,107 @@
+package protocols.grpc;
+
+import calculator.pb.CalculatorGrpc;
+import calculator.pb.Operands;
+import calculator.pb.Result;
+import com.google.protobuf.ByteString;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.io.File;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/** A real gRPC server of a service that has nothing to do with the benchmark. */
+final class CalculatorServer implements AutoCloseable {
+
+  private static final Metadata.Key<String> TENANT =
+      Metadata.Key.of("x-tenant", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Context.Key<String> TENANT_IN_CONTEXT = Context.key("tenant");
+
+  private final Server server;
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+
+  private CalculatorServer(boolean tls) throws Exception {
+    NettyServerBuilder builder =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .addService(ServerInterceptors.intercept(new Calculator(), new TenantInterceptor()));
+    if (tls) {
+      builder.useTransportSecurity(resource("tls/server.pem"), resource("tls/server.key"));
+    }
+    server = builder.build().start();
+  }
+
+  static CalculatorServer plaintext() throws Exception {
+    return new CalculatorServer(false);
+  }
+
+  static CalculatorServer tls() throws Exception {
+    return new CalculatorServer(true);
+  }
+
+  static File resource(String name) {
+    return new File(CalculatorServer.class.getClassLoader().getResource(name).getFile());
+  }
+
+  String target() {
+    return "127.0.0.1:" + server.getPort();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    timer.shutdownNow();
+  }
+
+  private final class Calculator extends CalculatorGrpc.CalculatorImplBase {
+    @Override
+    public void add(Operands request, StreamObserver<Result> responses) {
+      answer(request, request.getA() + request.getB(), responses);
+    }
+
+    @Override
+    public void divide(Operands request, StreamObserver<Result> responses) {
+      if (request.getB() == 0) {
+        responses.onError(Status.INVALID_ARGUMENT.withDescription("division by zero").asRuntimeException());
+        return;
+      }
+      answer(request, request.getA() / request.getB(), responses);
+    }
+
+    private void answer(Operands request, long value, StreamObserver<Result> responses) {
+      Result result =
+          Result.newBuilder()
+              .setValue(value)
+              .setTenant(String.valueOf(TENANT_IN_CONTEXT.get()))
+              .setPadding(ByteString.copyFrom(new byte[request.getPadding()]))
+              .build();
+      timer.schedule(
+          () -> {
+            responses.onNext(result);
+            responses.onCompleted();
+          },
+          request.getDelayMillis(),
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static final class TenantInterceptor implements ServerInterceptor {
+    @Override
+    public <Q, R> ServerCall.Listener<Q> interceptCall(
+        ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+      Iterable<String> tenants = headers.getAll(TENANT);
+      String tenant = tenants == null ? null : String.join(",", tenants);
+      return Contexts.interceptCall(Context.current().withValue(TENANT_IN_CONTEXT, tenant), call, headers, next);
+    }
+  }
+}
