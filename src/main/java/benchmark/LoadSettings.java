@@ -32,8 +32,25 @@ public record LoadSettings(
   public static final String DEFAULT_RAMP = "5s";
   public static final String DEFAULT_HOLD = "25s";
 
+  /**
+   * The settings of this run. Under {@code mvn gatling:test}, a bad value ends the run with one line
+   * naming it: Gatling's launcher would otherwise bury that line in a stack trace.
+   */
   public static LoadSettings fromSystemProperties() {
-    return from(System.getProperties());
+    try {
+      return from(System.getProperties());
+    } catch (IllegalArgumentException e) {
+      if (launchedByGatlingMavenPlugin()) {
+        System.err.println("Invalid setting " + e.getMessage());
+        System.exit(1);
+      }
+      throw e;
+    }
+  }
+
+  private static boolean launchedByGatlingMavenPlugin() {
+    return StackWalker.getInstance()
+        .walk(frames -> frames.anyMatch(f -> f.getClassName().equals("io.gatling.plugin.util.ForkMain")));
   }
 
   public static LoadSettings from(Properties properties) {
