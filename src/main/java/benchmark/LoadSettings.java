@@ -18,12 +18,15 @@ import protocols.core.HostAndPort;
  *   <li>{@code -Dtarget=host:port}: a running server; without it the simulation starts its own
  *   <li>{@code -Dconnections=per-user|N}: one connection per virtual user (the seed's model) or N shared
  *   <li>{@code -DserviceTime=0}: service time of the embedded server per call
+ *   <li>{@code -Dwarmup=0}: time at the first level before the figures count; its calls are named
+ *       {@code "warm-up <name>"}, apart from the measured ones
  * </ul>
  */
 public record LoadSettings(
     List<Integer> levels,
     Duration ramp,
     Duration hold,
+    Duration warmup,
     HostAndPort target,
     ConnectionModel connections,
     Duration serviceTime) {
@@ -59,6 +62,7 @@ public record LoadSettings(
         parseLevels(properties.getProperty("levels", DEFAULT_LEVELS)),
         Durations.parse(properties.getProperty("ramp", DEFAULT_RAMP), "-Dramp"),
         Durations.parse(properties.getProperty("hold", DEFAULT_HOLD), "-Dhold"),
+        Durations.parse(properties.getProperty("warmup", "0"), "-Dwarmup"),
         target == null || target.isBlank() ? null : HostAndPort.parse(target, "-Dtarget"),
         parseConnections(properties.getProperty("connections", "per-user")),
         Durations.parse(properties.getProperty("serviceTime", "0"), "-DserviceTime"));
@@ -69,9 +73,9 @@ public record LoadSettings(
     return target == null;
   }
 
-  /** Ramp and hold of every level, back to back. */
+  /** Warm-up, then ramp and hold of every level, back to back. */
   public Duration totalDuration() {
-    return ramp.plus(hold).multipliedBy(levels.size());
+    return warmup.plus(ramp.plus(hold).multipliedBy(levels.size()));
   }
 
   static List<Integer> parseLevels(String text) {
@@ -117,6 +121,7 @@ public record LoadSettings(
         + Durations.format(ramp)
         + ", hold "
         + Durations.format(hold)
+        + (warmup.isZero() ? "" : ", warm-up " + Durations.format(warmup))
         + ", "
         + connections
         + ", target "

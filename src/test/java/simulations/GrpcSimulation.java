@@ -29,7 +29,7 @@ public class GrpcSimulation extends Simulation {
             staircase.population(
                 "gRPC Hello/Say",
                 exec(
-                    grpc("Say")
+                    grpc(Staircase.named("Say"))
                         .unary(HelloGrpc.getSayMethod())
                         .payload(BenchmarkMessages.request())
                         .check(response(BenchmarkMessage::getField1).is(BenchmarkMessages.OK)))))

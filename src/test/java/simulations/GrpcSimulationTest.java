@@ -42,4 +42,14 @@ class GrpcSimulationTest {
     assertTrue(run.errors("Say").contains("Connection refused"), run.errors("Say"));
     assertTrue(run.wallTime.toSeconds() < 30, "ended on schedule: " + run.wallTime);
   }
+
+  @Test
+  void warmUpCallsAreRecordedApartFromTheMeasuredOnes() {
+    GatlingRun run =
+        GatlingRun.run(GrpcSimulation.class, Map.of("levels", "5", "ramp", "0", "hold", "2", "warmup", "3"));
+
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.ok("warm-up Say") > 0, run.toString());
+    assertTrue(run.ok("Say") > 0, run.toString());
+  }
 }

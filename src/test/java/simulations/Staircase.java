@@ -17,11 +17,18 @@ import java.util.List;
  *
  * <p>Each virtual user calls in a loop for at most one hold period, then ends and is replaced; so
  * concurrency can step down as well as up, and every user stops when the last level ends.
+ *
+ * <p>With {@code -Dwarmup}, the first level starts with a warm-up whose calls are named {@code
+ * "warm-up <name>"}: name requests with {@link #named(String)} and the warm-up stays out of the
+ * figures of the measured requests, in Gatling's report and in the microsecond record alike.
  */
 public final class Staircase {
 
+  private static final String PHASE = "staircasePhase";
+
   private final LoadSettings settings;
   private volatile long endMillis = Long.MAX_VALUE;
+  private volatile long warmupEndMillis = Long.MIN_VALUE;
 
   public Staircase(LoadSettings settings) {
     if (settings.hold().isZero()) {
@@ -32,14 +39,25 @@ public final class Staircase {
 
   /** Call from the simulation's {@code before()}: the staircase's clock starts there. */
   public void start() {
-    endMillis = System.currentTimeMillis() + settings.totalDuration().toMillis();
+    long now = System.currentTimeMillis();
+    // the ramp to the first level belongs to the warm-up, when there is one
+    warmupEndMillis =
+        settings.warmup().isZero() ? Long.MIN_VALUE : now + settings.ramp().plus(settings.warmup()).toMillis();
+    endMillis = now + settings.totalDuration().toMillis();
+  }
+
+  /** A request name that carries the warm-up prefix while the warm-up lasts. */
+  public static String named(String requestName) {
+    return "#{" + PHASE + "}" + requestName;
   }
 
   /** The scenario: virtual users repeating {@code call}, injected level by level. */
   public PopulationBuilder population(String scenarioName, ChainBuilder call) {
     return scenario(scenarioName)
         .during(session -> userLifetime())
-        .on(call)
+        .on(
+            exec(session -> session.set(PHASE, System.currentTimeMillis() < warmupEndMillis ? "warm-up " : "")),
+            call)
         .injectClosed(steps());
   }
 
@@ -51,12 +69,15 @@ public final class Staircase {
   private ClosedInjectionStep[] steps() {
     List<ClosedInjectionStep> steps = new ArrayList<>();
     int previous = 0;
+    boolean first = true;
     for (int level : settings.levels()) {
       if (!settings.ramp().isZero()) {
         steps.add(rampConcurrentUsers(previous).to(level).during(settings.ramp()));
       }
-      steps.add(constantConcurrentUsers(level).during(settings.hold()));
+      Duration hold = first ? settings.hold().plus(settings.warmup()) : settings.hold();
+      steps.add(constantConcurrentUsers(level).during(hold));
       previous = level;
+      first = false;
     }
     return steps.toArray(ClosedInjectionStep[]::new);
   }
