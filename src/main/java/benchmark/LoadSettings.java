@@ -78,7 +78,7 @@ public record LoadSettings(
     return warmup.plus(ramp.plus(hold).multipliedBy(levels.size()));
   }
 
-  static List<Integer> parseLevels(String text) {
+  public static List<Integer> parseLevels(String text) {
     String expected =
         ": expected comma-separated positive integers (concurrent users), for example "
             + DEFAULT_LEVELS;
@@ -100,7 +100,7 @@ public record LoadSettings(
     return List.copyOf(levels);
   }
 
-  static ConnectionModel parseConnections(String text) {
+  public static ConnectionModel parseConnections(String text) {
     String value = text.trim();
     if (value.equals("per-user")) {
       return ConnectionModel.perUser();

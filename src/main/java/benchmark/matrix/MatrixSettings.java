@@ -1,0 +1,86 @@
+package benchmark.matrix;
+
+import benchmark.Durations;
+import benchmark.LoadSettings;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import protocols.core.HostAndPort;
+
+/**
+ * The matrix command's knobs (system properties), checked once. Short defaults: the full matrix of five
+ * frameworks and five levels takes about 15 minutes on a 2-core machine.
+ */
+public record MatrixSettings(
+    List<Framework> frameworks,
+    List<Integer> levels,
+    Duration warmup,
+    Duration hold,
+    String connections,
+    Duration serviceTime,
+    Map<String, HostAndPort> targets,
+    Map<String, List<String>> serverArgs,
+    Path out,
+    Path baseline,
+    String gate,
+    String heap) {
+
+  public static MatrixSettings from(Properties p) {
+    List<Framework> frameworks = new ArrayList<>();
+    for (String id : p.getProperty("frameworks", "rpcx,grpc,thrift,dubbo,motan").split(",")) {
+      frameworks.add(Framework.byId(id));
+    }
+    String connections = p.getProperty("connections", "per-user");
+    LoadSettings.parseConnections(connections); // validates
+    Map<String, HostAndPort> targets = new LinkedHashMap<>();
+    Map<String, List<String>> serverArgs = new LinkedHashMap<>();
+    for (Framework f : Framework.ALL) {
+      String extra = p.getProperty("serverArgs." + f.id(), "").trim();
+      serverArgs.put(f.id(), extra.isEmpty() ? List.of() : List.of(extra.split("\\s+")));
+      String target = p.getProperty("target." + f.id());
+      if (target != null && !target.isBlank()) {
+        targets.put(f.id(), HostAndPort.parse(target, "-Dtarget." + f.id()));
+      }
+    }
+    Duration hold = Durations.parse(p.getProperty("hold", "15s"), "-Dhold");
+    if (hold.isZero()) {
+      throw new IllegalArgumentException("-Dhold=0: expected a positive duration, for example 15s");
+    }
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    String baseline = p.getProperty("baseline");
+    return new MatrixSettings(
+        List.copyOf(frameworks),
+        LoadSettings.parseLevels(p.getProperty("levels", LoadSettings.DEFAULT_LEVELS)),
+        Durations.parse(p.getProperty("warmup", "5s"), "-Dwarmup"),
+        hold,
+        connections,
+        Durations.parse(p.getProperty("serviceTime", "0"), "-DserviceTime"),
+        Map.copyOf(targets),
+        Map.copyOf(serverArgs),
+        Paths.get(p.getProperty("out", "target/benchmark/" + stamp)),
+        baseline == null || baseline.isBlank() ? null : Paths.get(baseline),
+        p.getProperty("gate", ""),
+        p.getProperty("heap", "2g"));
+  }
+
+  /** Settings as the report prints them. */
+  public Map<String, String> describe() {
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("model", "closed: constant concurrent users per level, each calling again as soon as its reply arrives");
+    d.put("levels", levels.toString());
+    d.put("warm-up per level (excluded)", Durations.format(warmup));
+    d.put("measured per level", Durations.format(hold));
+    d.put("connections", connections.equals("per-user") ? "one per virtual user" : connections + " shared");
+    d.put("server service time", Durations.format(serviceTime));
+    d.put("server", targets.isEmpty() ? "each framework's benchmark server in its own JVM on this machine (loopback)" : "own JVM, or remote: " + targets);
+    d.put("injector JVM heap", heap);
+    return d;
+  }
+}
