@@ -8,6 +8,17 @@ import java.time.Duration;
  */
 public record ServerArgs(String host, int port, Duration serviceTime) {
 
+  /** For a server's main: a bad option ends the process with one line naming it. */
+  public static ServerArgs parseOrExit(String[] args, int defaultPort) {
+    try {
+      return parse(args, defaultPort);
+    } catch (IllegalArgumentException e) {
+      System.err.println("Invalid option " + e.getMessage());
+      System.exit(2);
+      return null;
+    }
+  }
+
   public static ServerArgs parse(String[] args, int defaultPort) {
     String host = "127.0.0.1";
     int port = defaultPort;

@@ -71,7 +71,7 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
   }
 
   public static void main(String[] args) throws Exception {
-    ServerArgs options = ServerArgs.parse(args, 50051);
+    ServerArgs options = ServerArgs.parseOrExit(args, 50051);
     GrpcBenchmarkServer server = start(options.host(), options.port(), options.serviceTime());
     System.out.println(
         "gRPC benchmark server listening on "
