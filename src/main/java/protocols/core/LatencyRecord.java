@@ -64,20 +64,36 @@ public final class LatencyRecord {
   private final Map<String, Series> series = new ConcurrentHashMap<>();
   private final List<Histogram> intervals = new ArrayList<>();
   private final long startEpochMillis = System.currentTimeMillis();
+  private static final LatencyRecord OFF = new LatencyRecord(false);
+
+  private final boolean enabled;
   private final ScheduledFuture<?> ticker;
   private volatile Path runFolder;
 
-  private LatencyRecord() {
-    ticker = TICKER.scheduleAtFixedRate(this::takeIntervals, 1, 1, TimeUnit.SECONDS);
+  private LatencyRecord(boolean enabled) {
+    this.enabled = enabled;
+    ticker = enabled ? TICKER.scheduleAtFixedRate(this::takeIntervals, 1, 1, TimeUnit.SECONDS) : null;
   }
 
-  /** The record of the running simulation, shared by all its RPC protocols; written when it ends. */
+  /**
+   * {@code -Dgatlingrpc.record=false} turns the record off (it is on by default): only to measure what
+   * recording costs (bench/).
+   */
+  public static final String ENABLED_PROPERTY = "gatlingrpc.record";
+
+  /**
+   * The record of the running simulation, shared by all its RPC protocols, written when it ends (one
+   * that records nothing when turned off).
+   */
   static LatencyRecord of(CoreComponents core) {
+    if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
+      return OFF;
+    }
     synchronized (RUNS) {
       return RUNS.computeIfAbsent(
           core.actorSystem(),
           system -> {
-            LatencyRecord record = new LatencyRecord();
+            LatencyRecord record = new LatencyRecord(true);
             system.registerOnTermination(
                 () -> {
                   try {
@@ -95,14 +111,20 @@ public final class LatencyRecord {
     }
   }
 
-  /** Called on the user's event loop (any thread is fine): wait-free for the recording thread. */
-  void recordCall(String requestName, long sentNanos, long receivedNanos, boolean ok) {
+  /** An OK call; any thread, wait-free for the recording thread. */
+  void recordOk(String requestName, long sentNanos, long receivedNanos) {
+    if (!enabled) {
+      return;
+    }
     Series s = series.computeIfAbsent(requestName, Series::new);
-    recordTiming(s, sentNanos, receivedNanos, ok);
+    recordTiming(s, sentNanos, receivedNanos, true);
   }
 
   /** A call that ended in a KO: timed as any call, and its message counted. */
   void recordFailedCall(String requestName, long sentNanos, long receivedNanos, String message) {
+    if (!enabled) {
+      return;
+    }
     Series s = series.computeIfAbsent(requestName, Series::new);
     recordTiming(s, sentNanos, receivedNanos, false);
     s.countError(message);
@@ -125,6 +147,9 @@ public final class LatencyRecord {
 
   /** A call that failed before it was sent: KO, but no latency. */
   void recordUnsent(String requestName, String message) {
+    if (!enabled) {
+      return;
+    }
     Series s = series.computeIfAbsent(requestName, Series::new);
     s.unsent.increment();
     s.countError(message);

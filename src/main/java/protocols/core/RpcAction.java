@@ -203,7 +203,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> implements Action {
       latencies.recordFailedCall(name, sentNanos, receivedNanos, message);
       fail(afterChecks, name, start, end, result.status(), message);
     } else {
-      latencies.recordCall(name, sentNanos, receivedNanos, true);
+      latencies.recordOk(name, sentNanos, receivedNanos);
       log(afterChecks, name, start, end, OK$.MODULE$, result.status(), null);
       next.$bang(afterChecks.logGroupRequestTimings(start, end));
     }
