@@ -2,24 +2,14 @@ package benchmark.matrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.URISyntaxException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import protocols.core.HostAndPort;
 import protocols.core.LatencyRecord;
@@ -39,12 +29,11 @@ public final class Matrix {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final MatrixSettings settings;
-  private final String classpath;
-  private final String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+  private final Jvms jvms;
 
-  Matrix(MatrixSettings settings, String classpath) {
+  Matrix(MatrixSettings settings, Jvms jvms) {
     this.settings = settings;
-    this.classpath = classpath;
+    this.jvms = jvms;
   }
 
   public static void main(String[] args) throws Exception {
@@ -66,7 +55,7 @@ public final class Matrix {
 
   /** Runs the matrix and writes its report; 0 when every cell passed and nothing regressed. */
   public static int execute(MatrixSettings settings) throws Exception {
-    Matrix matrix = new Matrix(settings, classpath());
+    Matrix matrix = new Matrix(settings, new Jvms());
     List<Cell> cells = matrix.run();
     Path results = matrix.writeResults(cells);
     int regressions = Report.write(results, settings.baseline(), settings.gate());
@@ -103,24 +92,17 @@ public final class Matrix {
     List<Cell> cells = new ArrayList<>();
     try {
       if (remote == null) {
-        int port = freePort();
+        int port = Jvms.freePort();
         Path log = dir.resolve("server.log");
         System.out.println("[" + framework.label() + "] starting " + framework.serverMainClass() + " on 127.0.0.1:" + port);
-        List<String> command =
-            new ArrayList<>(
-                List.of(
-                    java, "-Xmx2g", "-cp", classpath, framework.serverMainClass(),
-                    "--port", String.valueOf(port), "--service-time", settings.serviceTime().toMillis() + "ms"));
-        command.addAll(settings.serverArgs().get(framework.id()));
-        server =
-            new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+        List<String> args =
+            new ArrayList<>(List.of("--port", String.valueOf(port), "--service-time", settings.serviceTime().toMillis() + "ms"));
+        args.addAll(settings.serverArgs().get(framework.id()));
+        server = jvms.start(List.of("-Xmx2g"), framework.serverMainClass(), args, log);
         target = new HostAndPort("127.0.0.1", port);
-        String problem = awaitListening(server, target, Duration.ofSeconds(90));
+        String problem = Jvms.awaitListening(server, target, Duration.ofSeconds(90));
         if (problem != null) {
-          String reason = "server did not start: " + problem + tail(log);
+          String reason = "server did not start: " + problem + Jvms.tail(log);
           settings.levels().forEach(level -> cells.add(Cell.failed(framework.id(), level, reason, null)));
           return cells;
         }
@@ -130,12 +112,7 @@ public final class Matrix {
       }
       return cells;
     } finally {
-      if (server != null) {
-        server.destroy();
-        if (!server.waitFor(10, TimeUnit.SECONDS)) {
-          server.destroyForcibly();
-        }
-      }
+      Jvms.stop(server);
     }
   }
 
@@ -144,26 +121,24 @@ public final class Matrix {
     Files.createDirectories(dir);
     Path log = dir.resolve("gatling.log");
     System.out.println("[" + framework.label() + "] " + level + " concurrent users against " + target);
-    List<String> command =
-        List.of(
-            java, "-Xmx" + settings.heap(), "--add-opens=java.base/java.lang=ALL-UNNAMED", "-cp", classpath,
-            "-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0",
-            "-Dwarmup=" + settings.warmup().toMillis() + "ms", "-Dhold=" + settings.hold().toMillis() + "ms",
-            "-Dconnections=" + settings.connections(),
-            "io.gatling.app.Gatling", "--simulation", framework.simulationClass(),
-            "--results-folder", dir.toAbsolutePath().toString());
-    Process gatling = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process gatling =
+        jvms.startGatling(
+            settings.heap(),
+            List.of(
+                "-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0",
+                "-Dwarmup=" + settings.warmup().toMillis() + "ms", "-Dhold=" + settings.hold().toMillis() + "ms",
+                "-Dconnections=" + settings.connections()),
+            framework.simulationClass(), dir, log);
     Duration limit = settings.warmup().plus(settings.hold()).plusSeconds(180);
-    if (!gatling.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
-      gatling.destroyForcibly().waitFor();
-      return Cell.failed(framework.id(), level, "did not finish within " + limit.toSeconds() + " s" + tail(log), null);
+    if (!Jvms.await(gatling, limit)) {
+      return Cell.failed(framework.id(), level, "did not finish within " + limit.toSeconds() + " s" + Jvms.tail(log), null);
     }
     Path run = newestRun(dir);
     String report = run != null && Files.exists(run.resolve("index.html")) ? settings.out().relativize(run.resolve("index.html")).toString() : null;
     JsonNode record = run == null ? null : readRecord(run);
     JsonNode say = record == null ? null : record.path("requests").get("Say");
     if (say == null) {
-      return Cell.failed(framework.id(), level, "no measured calls (exit code " + gatling.exitValue() + ")" + tail(log), report);
+      return Cell.failed(framework.id(), level, "no measured calls (exit code " + gatling.exitValue() + ")" + Jvms.tail(log), report);
     }
     long ko = say.get("ko").asLong();
     String status = gatling.exitValue() == 0 && ko == 0 ? Cell.OK : Cell.FAILED;
@@ -171,7 +146,7 @@ public final class Matrix {
     if (ko > 0) {
       reason = ko + " KO; most frequent: " + mostFrequentError(say.path("errors"));
     } else if (gatling.exitValue() != 0) {
-      reason = "Gatling exited with code " + gatling.exitValue() + tail(log);
+      reason = "Gatling exited with code " + gatling.exitValue() + Jvms.tail(log);
     }
     return new Cell(
         framework.id(), level, status, reason, report,
@@ -182,7 +157,7 @@ public final class Matrix {
 
   Path writeResults(List<Cell> cells) throws IOException {
     Path results = settings.out().resolve("results.json");
-    Results document = new Results(Results.FORMAT, Instant.now().toString(), settings.describe(), Results.describeMachine(), Results.libraryVersions(classpath), cells);
+    Results document = new Results(Results.FORMAT, Instant.now().toString(), settings.describe(), Results.describeMachine(), Results.libraryVersions(jvms.classpath()), cells);
     JSON.writerWithDefaultPrettyPrinter().writeValue(results.toFile(), document);
     return results;
   }
@@ -215,55 +190,4 @@ public final class Matrix {
     }
   }
 
-  /** Null once the server accepts connections, or why it never did. */
-  private static String awaitListening(Process server, HostAndPort target, Duration limit)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!server.isAlive()) {
-        return "it exited with code " + server.exitValue();
-      }
-      try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress(target.host(), target.port()), 500);
-        return null;
-      } catch (IOException notYet) {
-        Thread.sleep(200);
-      }
-    }
-    return "nothing listened on " + target + " after " + limit.toSeconds() + " s";
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      String last =
-          lines.stream()
-              .skip(Math.max(0, lines.size() - 5))
-              .map(String::strip)
-              .filter(l -> !l.isEmpty())
-              .collect(Collectors.joining(" | "));
-      return last.isEmpty() ? "" : " (last output: " + last + ")";
-    } catch (IOException e) {
-      return "";
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
-  /** The classpath for the child JVMs: exec:java's class loader, or this JVM's own. */
-  static String classpath() throws URISyntaxException {
-    ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    if (loader instanceof URLClassLoader urls && urls.getURLs().length > 0) {
-      List<String> entries = new ArrayList<>();
-      for (URL url : urls.getURLs()) {
-        entries.add(new File(url.toURI()).getPath());
-      }
-      return String.join(File.pathSeparator, entries);
-    }
-    return System.getProperty("java.class.path");
-  }
 }

@@ -1,0 +1,63 @@
+package benchmark.bare;
+
+import benchmark.BenchmarkMessages;
+import benchmark.pb.BenchmarkMessage;
+import benchmark.pb.HelloGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import protocols.core.HostAndPort;
+
+/** grpc-java's async stub on N plaintext channels used round-robin, as the grpc protocol opens them. */
+final class GrpcBareClient implements BareClient {
+
+  private final List<ManagedChannel> channels = new ArrayList<>();
+  private final List<HelloGrpc.HelloStub> stubs = new ArrayList<>();
+  private final AtomicInteger next = new AtomicInteger();
+  private final BenchmarkMessage request = BenchmarkMessages.request();
+
+  GrpcBareClient(HostAndPort target, int connections) {
+    for (int i = 0; i < connections; i++) {
+      ManagedChannel channel =
+          NettyChannelBuilder.forAddress(target.host(), target.port()).usePlaintext().directExecutor().build();
+      channels.add(channel);
+      stubs.add(HelloGrpc.newStub(channel));
+    }
+  }
+
+  @Override
+  public CompletableFuture<Boolean> say() {
+    CompletableFuture<Boolean> done = new CompletableFuture<>();
+    stubs.get(Math.floorMod(next.getAndIncrement(), stubs.size()))
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .say(
+            request,
+            new StreamObserver<>() {
+              @Override
+              public void onNext(BenchmarkMessage reply) {
+                done.complete(BenchmarkMessages.isOk(reply));
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                done.completeExceptionally(t);
+              }
+
+              @Override
+              public void onCompleted() {}
+            });
+    return done;
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    for (ManagedChannel channel : channels) {
+      channel.shutdownNow().awaitTermination(1, TimeUnit.SECONDS);
+    }
+  }
+}

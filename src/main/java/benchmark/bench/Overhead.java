@@ -1,0 +1,154 @@
+package benchmark.bench;
+
+import benchmark.Durations;
+import benchmark.LoadSettings;
+import benchmark.matrix.Framework;
+import benchmark.matrix.Jvms;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import protocols.core.HostAndPort;
+import protocols.core.LatencyRecord;
+
+/**
+ * The injector's own cost, side by side against one server JVM per framework: for each level, a bare
+ * asynchronous loop on the client library (the limit), the Gatling protocol, and the Gatling protocol
+ * with the microsecond record turned off (what recording costs). Same connections, same durations.
+ *
+ * <pre>mvn test-compile exec:java@overhead -Dframeworks=grpc -Dlevels=100,1000 -Dconnections=4</pre>
+ *
+ * Writes {@code overhead.md} and {@code overhead.json} into {@code -Dout} (default bench/results/overhead-<stamp>).
+ */
+public final class Overhead {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern GATLING_RPS = Pattern.compile("> mean throughput \\(rps\\)\\s*\\|\\s*([\\d,.]+)");
+
+  /** One level of one framework: calls/s and latencies (µs) of each way of calling. */
+  public record Row(
+      String framework, int level, double bareThroughput, double gatlingThroughput, double ratio,
+      long bareP50, long gatlingP50, long bareP99, long gatlingP99,
+      double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem) {}
+
+  public static void main(String[] args) throws Exception {
+    List<String> frameworks = List.of(System.getProperty("frameworks", "grpc").split(","));
+    List<Integer> levels = LoadSettings.parseLevels(System.getProperty("levels", "100,1000"));
+    int connections = Integer.parseInt(System.getProperty("connections", "4"));
+    Duration warmup = Durations.parse(System.getProperty("warmup", "5s"), "-Dwarmup");
+    Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
+    Path out = Paths.get(System.getProperty("out", "bench/results/overhead-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
+    Files.createDirectories(out);
+    Jvms jvms = new Jvms();
+    List<Row> rows = new ArrayList<>();
+    for (String id : frameworks) {
+      Framework framework = Framework.byId(id);
+      int port = Jvms.freePort();
+      HostAndPort target = new HostAndPort("127.0.0.1", port);
+      Path dir = Files.createDirectories(out.resolve(id));
+      Process server = jvms.start(List.of("-Xmx2g"), framework.serverMainClass(), List.of("--port", String.valueOf(port)), dir.resolve("server.log"));
+      try {
+        String problem = Jvms.awaitListening(server, target, Duration.ofSeconds(90));
+        if (problem != null) {
+          throw new IllegalStateException(id + " server did not start: " + problem + Jvms.tail(dir.resolve("server.log")));
+        }
+        for (int level : levels) {
+          rows.add(measure(jvms, framework, target, level, connections, warmup, hold, dir.resolve(String.valueOf(level))));
+          System.out.println(rows.get(rows.size() - 1));
+        }
+      } finally {
+        Jvms.stop(server);
+      }
+    }
+    JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("overhead.json").toFile(), rows);
+    Files.writeString(out.resolve("overhead.md"), markdown(rows, connections, warmup, hold));
+    System.out.println(Files.readString(out.resolve("overhead.md")));
+    System.exit(0);
+  }
+
+  static Row measure(Jvms jvms, Framework framework, HostAndPort target, int level, int connections, Duration warmup, Duration hold, Path dir)
+      throws IOException, InterruptedException {
+    Files.createDirectories(dir);
+    Duration limit = warmup.plus(hold).plusSeconds(180);
+    Path bareJson = dir.resolve("bare.json");
+    Process bare = jvms.start(List.of("-Xmx2g"), "benchmark.bare.BareLoopMain",
+        List.of(framework.id(), target.toString(), String.valueOf(level), String.valueOf(connections),
+            warmup.toMillis() + "ms", hold.toMillis() + "ms", bareJson.toString()), dir.resolve("bare.log"));
+    Jvms.await(bare, limit);
+    List<String> props = List.of("-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0", "-Dwarmup=" + warmup.toMillis() + "ms",
+        "-Dhold=" + hold.toMillis() + "ms", "-Dconnections=" + connections);
+    Jvms.await(jvms.startGatling("2g", props, framework.simulationClass(), dir.resolve("gatling"), dir.resolve("gatling.log")), limit);
+    List<String> off = new ArrayList<>(props);
+    off.add("-D" + LatencyRecord.ENABLED_PROPERTY + "=false");
+    Jvms.await(jvms.startGatling("2g", off, framework.simulationClass(), dir.resolve("gatling-record-off"), dir.resolve("gatling-record-off.log")), limit);
+
+    JsonNode b = say(bareJson);
+    JsonNode g = say(newest(dir.resolve("gatling")).resolve(LatencyRecord.SUMMARY_FILE));
+    String problem = b == null ? "bare loop wrote no result" + Jvms.tail(dir.resolve("bare.log")) : g == null ? "Gatling wrote no record" + Jvms.tail(dir.resolve("gatling.log")) : null;
+    double bt = b == null ? 0 : b.get("throughput").asDouble();
+    double gt = g == null ? 0 : g.get("throughput").asDouble();
+    return new Row(framework.id(), level, bt, gt, bt > 0 ? gt / bt : 0,
+        b == null ? 0 : b.get("p50").asLong(), g == null ? 0 : g.get("p50").asLong(),
+        b == null ? 0 : b.get("p99").asLong(), g == null ? 0 : g.get("p99").asLong(),
+        consoleRps(dir.resolve("gatling.log")), consoleRps(dir.resolve("gatling-record-off.log")), problem);
+  }
+
+  private static JsonNode say(Path file) {
+    try {
+      return file != null && Files.exists(file) ? JSON.readTree(file.toFile()).path("requests").get("Say") : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static Path newest(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return dir;
+    }
+    try (Stream<Path> runs = Files.list(dir)) {
+      return runs.filter(Files::isDirectory).max(Comparator.comparingLong(p -> p.toFile().lastModified())).orElse(dir);
+    }
+  }
+
+  /** Gatling's own "mean throughput (rps)" of the whole run (warm-up included, same for both runs). */
+  static double consoleRps(Path log) {
+    try {
+      Matcher m = GATLING_RPS.matcher(Files.readString(log));
+      double last = 0;
+      while (m.find()) {
+        last = Double.parseDouble(m.group(1).replace(",", ""));
+      }
+      return last;
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  static String markdown(List<Row> rows, int connections, Duration warmup, Duration hold) {
+    StringBuilder md = new StringBuilder();
+    md.append(String.format(Locale.ROOT,
+        "Closed loop, %d shared connections, warm-up %s excluded, %s measured; server in its own JVM; %d cores.%n%n",
+        connections, Durations.format(warmup), Durations.format(hold), Runtime.getRuntime().availableProcessors()));
+    md.append("| framework | users | bare calls/s | Gatling calls/s | Gatling / bare | bare p50 µs | Gatling p50 µs | bare p99 µs | Gatling p99 µs | record on / off (Gatling rps) |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (Row r : rows) {
+      md.append(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | **%.2f** | %d | %d | %d | %d | %.2f |%s%n",
+          r.framework(), r.level(), r.bareThroughput(), r.gatlingThroughput(), r.ratio(), r.bareP50(), r.gatlingP50(),
+          r.bareP99(), r.gatlingP99(), r.gatlingConsoleRpsRecordOff() > 0 ? r.gatlingConsoleRps() / r.gatlingConsoleRpsRecordOff() : 0,
+          r.problem() == null ? "" : " " + r.problem()));
+    }
+    return md.toString();
+  }
+}
