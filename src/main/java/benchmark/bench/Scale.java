@@ -1,0 +1,159 @@
+package benchmark.bench;
+
+import benchmark.Durations;
+import benchmark.matrix.Framework;
+import benchmark.matrix.Jvms;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import protocols.core.HostAndPort;
+import protocols.core.LatencyRecord;
+
+/**
+ * Can the injector hold the seed's top level? For each framework: 100 users, then 5000, each for
+ * {@code -Dhold} (default 60 s), one connection per user, against the server in its own JVM; the
+ * injector's heap after GC, threads and open file descriptors are sampled every 2 s.
+ *
+ * <pre>mvn test-compile exec:java@scale -Dframeworks=grpc,rpcx -Dhold=60s</pre>
+ */
+public final class Scale {
+
+  private static final Pattern AFTER_GC = Pattern.compile("->(\\d+)M\\(\\d+M\\)");
+
+  /** What one framework's injector looked like at each level. */
+  public record Row(
+      String framework, long calls, double successPercent, double throughput,
+      int threadsAtLow, int threadsAtHigh, int maxFds, long maxHeapAfterGcMiB, String problem) {}
+
+  public static void main(String[] args) throws Exception {
+    List<String> frameworks = List.of(System.getProperty("frameworks", "rpcx,grpc,thrift,dubbo,motan").split(","));
+    int low = Integer.parseInt(System.getProperty("low", "100"));
+    int high = Integer.parseInt(System.getProperty("high", "5000"));
+    Duration hold = Durations.parse(System.getProperty("hold", "60s"), "-Dhold");
+    Duration ramp = Durations.parse(System.getProperty("ramp", "10s"), "-Dramp");
+    Path out = Paths.get(System.getProperty("out", "bench/results/scale-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
+    Files.createDirectories(out);
+    Jvms jvms = new Jvms();
+    List<Row> rows = new ArrayList<>();
+    for (String id : frameworks) {
+      Framework framework = Framework.byId(id);
+      Path dir = Files.createDirectories(out.resolve(id));
+      int port = Jvms.freePort();
+      HostAndPort target = new HostAndPort("127.0.0.1", port);
+      Process server = jvms.start(List.of("-Xmx4g"), framework.serverMainClass(), List.of("--port", String.valueOf(port)), dir.resolve("server.log"));
+      try {
+        String problem = Jvms.awaitListening(server, target, Duration.ofSeconds(90));
+        rows.add(problem != null
+            ? new Row(id, 0, 0, 0, 0, 0, 0, 0, "server did not start: " + problem)
+            : run(jvms, framework, target, low, high, ramp, hold, dir));
+        System.out.println(rows.get(rows.size() - 1));
+      } finally {
+        Jvms.stop(server);
+      }
+    }
+    new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(out.resolve("scale.json").toFile(), rows);
+    StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
+        "%d then %d concurrent users, %s each (ramp %s), one connection per user, server in its own JVM; injector -Xmx2g; %d cores.%n%n"
+            + "| framework | calls | success %% | calls/s | threads at %d | threads at %d | max open fds | max heap after GC (MiB) |%n|---|---|---|---|---|---|---|---|%n",
+        low, high, Durations.format(hold), Durations.format(ramp), Runtime.getRuntime().availableProcessors(), low, high));
+    for (Row r : rows) {
+      md.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.0f | %d | %d | %d | %d |%s%n", r.framework(), r.calls(), r.successPercent(),
+          r.throughput(), r.threadsAtLow(), r.threadsAtHigh(), r.maxFds(), r.maxHeapAfterGcMiB(), r.problem() == null ? "" : " " + r.problem()));
+    }
+    Files.writeString(out.resolve("scale.md"), md.toString());
+    System.out.println(md);
+    System.exit(0);
+  }
+
+  static Row run(Jvms jvms, Framework framework, HostAndPort target, int low, int high, Duration ramp, Duration hold, Path dir)
+      throws IOException, InterruptedException {
+    Path gcLog = dir.resolve("gc.log");
+    List<String> props = List.of("-Dtarget=" + target, "-Dlevels=" + low + "," + high, "-Dramp=" + ramp.toMillis() + "ms",
+        "-Dhold=" + hold.toMillis() + "ms", "-Dconnections=per-user", "-Xlog:gc:file=" + gcLog);
+    Process gatling = jvms.startGatling("2g", props, framework.simulationClass(), dir.resolve("gatling"), dir.resolve("gatling.log"));
+    long start = System.nanoTime();
+    long lowEnds = ramp.plus(hold).toNanos();
+    long highFrom = lowEnds + ramp.toNanos();
+    int threadsLow = 0, threadsHigh = 0, maxFds = 0;
+    while (gatling.isAlive()) {
+      Thread.sleep(2000);
+      long t = System.nanoTime() - start;
+      int threads = threads(gatling.pid());
+      if (t > ramp.toNanos() && t < lowEnds) {
+        threadsLow = Math.max(threadsLow, threads);
+      } else if (t > highFrom) {
+        threadsHigh = Math.max(threadsHigh, threads);
+      }
+      maxFds = Math.max(maxFds, fds(gatling.pid()));
+      if (t > ramp.multipliedBy(2).plus(hold.multipliedBy(2)).plusSeconds(180).toNanos()) {
+        gatling.destroyForcibly();
+      }
+    }
+    JsonNode say = say(dir.resolve("gatling"));
+    if (say == null) {
+      return new Row(framework.id(), 0, 0, 0, threadsLow, threadsHigh, maxFds, maxAfterGc(gcLog), "no record" + Jvms.tail(dir.resolve("gatling.log")));
+    }
+    long count = say.get("count").asLong();
+    return new Row(framework.id(), count, count == 0 ? 0 : 100.0 * say.get("ok").asLong() / count, say.get("throughput").asDouble(),
+        threadsLow, threadsHigh, maxFds, maxAfterGc(gcLog), null);
+  }
+
+  private static JsonNode say(Path results) throws IOException {
+    if (!Files.isDirectory(results)) {
+      return null;
+    }
+    try (Stream<Path> runs = Files.list(results)) {
+      Path run = runs.filter(Files::isDirectory).max(Comparator.comparingLong(p -> p.toFile().lastModified())).orElse(null);
+      Path summary = run == null ? null : run.resolve(LatencyRecord.SUMMARY_FILE);
+      return summary != null && Files.exists(summary) ? new ObjectMapper().readTree(summary.toFile()).path("requests").get("Say") : null;
+    }
+  }
+
+  static int threads(long pid) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
+        if (line.startsWith("Threads:")) {
+          return Integer.parseInt(line.substring(8).trim());
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // the process ended between two samples
+    }
+    return 0;
+  }
+
+  static int fds(long pid) {
+    try (Stream<Path> fds = Files.list(Path.of("/proc", String.valueOf(pid), "fd"))) {
+      return (int) fds.count();
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return 0;
+    }
+  }
+
+  /** The largest heap left after a collection, from the unified GC log ("... 512M->123M(1024M) ..."). */
+  static long maxAfterGc(Path gcLog) {
+    try {
+      Matcher m = AFTER_GC.matcher(Files.readString(gcLog));
+      long max = 0;
+      while (m.find()) {
+        max = Math.max(max, Long.parseLong(m.group(1)));
+      }
+      return max;
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+}
