@@ -2,25 +2,18 @@ package benchmark.bench;
 
 import benchmark.Durations;
 import benchmark.matrix.Framework;
+import benchmark.matrix.GatlingResults;
 import benchmark.matrix.Jvms;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import protocols.core.HostAndPort;
-import protocols.core.LatencyRecord;
 
 /**
  * How close the reported latency is to the truth: against a server that answers every call after a
@@ -37,38 +30,22 @@ public final class Accuracy {
   public record Row(String framework, int level, long gatlingP50Ms, long gatlingP99Ms, long recordP50Us, long recordP99Us, long serviceTimeUs, String problem) {}
 
   public static void main(String[] args) throws Exception {
-    List<String> frameworks = List.of(System.getProperty("frameworks", "rpcx,grpc,thrift,dubbo,motan").split(","));
+    List<Framework> frameworks = Bench.frameworks("rpcx,grpc,thrift,dubbo,motan");
     Duration serviceTime = Durations.parse(System.getProperty("serviceTime", "10ms"), "-DserviceTime");
     int level = Integer.parseInt(System.getProperty("level", "100"));
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
-    Path out = Paths.get(System.getProperty("out", "bench/results/accuracy-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
-    Files.createDirectories(out);
+    Path out = Bench.out("accuracy");
     Jvms jvms = new Jvms();
-    List<Row> rows = new ArrayList<>();
-    for (String id : frameworks) {
-      Framework framework = Framework.byId(id);
-      Path dir = Files.createDirectories(out.resolve(id));
-      int port = Jvms.freePort();
-      HostAndPort target = new HostAndPort("127.0.0.1", port);
-      Process server = jvms.start(List.of("-Xmx2g"), framework.serverMainClass(),
-          List.of("--port", String.valueOf(port), "--service-time", serviceTime.toMillis() + "ms"), dir.resolve("server.log"));
-      try {
-        String problem = Jvms.awaitListening(server, target, Duration.ofSeconds(90));
-        if (problem != null) {
-          rows.add(new Row(id, level, 0, 0, 0, 0, serviceTime.toNanos() / 1000, "server did not start: " + problem));
-          continue;
-        }
-        // no warm-up phase: Gatling's console then reports the measured request alone
-        Process gatling = jvms.startGatling("2g",
-            List.of("-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0", "-Dhold=" + hold.toMillis() + "ms", "-Dconnections=per-user"),
-            framework.simulationClass(), dir.resolve("gatling"), dir.resolve("gatling.log"));
-        Jvms.await(gatling, hold.plusSeconds(180));
-        rows.add(row(id, level, serviceTime, dir));
-        System.out.println(rows.get(rows.size() - 1));
-      } finally {
-        Jvms.stop(server);
-      }
-    }
+    List<Row> rows = Bench.eachFramework(jvms, frameworks, out, "2g", List.of("--service-time", serviceTime.toMillis() + "ms"),
+        (framework, target, dir) -> {
+          // no warm-up phase: Gatling's console then reports the measured request alone
+          Process gatling = jvms.startGatling("2g",
+              List.of("-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0", "-Dhold=" + hold.toMillis() + "ms", "-Dconnections=per-user"),
+              framework.simulationClass(), dir.resolve("gatling"), dir.resolve("gatling.log"));
+          Jvms.await(gatling, hold.plusSeconds(180));
+          return row(framework.id(), level, serviceTime, dir);
+        },
+        (framework, reason) -> new Row(framework.id(), level, 0, 0, 0, 0, serviceTime.toNanos() / 1000, reason));
     new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(out.resolve("accuracy.json").toFile(), rows);
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
         "Server service time %s, %d concurrent users, %s, one connection per user; reported minus service time.%n%n"
@@ -95,13 +72,7 @@ public final class Accuracy {
         p99 = v;
       }
     }
-    JsonNode say = null;
-    try (Stream<Path> runs = Files.list(dir.resolve("gatling"))) {
-      Path run = runs.filter(Files::isDirectory).max(Comparator.comparingLong(p -> p.toFile().lastModified())).orElse(null);
-      if (run != null && Files.exists(run.resolve(LatencyRecord.SUMMARY_FILE))) {
-        say = new ObjectMapper().readTree(run.resolve(LatencyRecord.SUMMARY_FILE).toFile()).path("requests").get("Say");
-      }
-    }
+    JsonNode say = GatlingResults.measured(GatlingResults.newestRun(dir.resolve("gatling")));
     return new Row(id, level, p50, p99, say == null ? 0 : say.get("p50").asLong(), say == null ? 0 : say.get("p99").asLong(),
         serviceTime.toNanos() / 1000, say == null ? "no record" + Jvms.tail(dir.resolve("gatling.log")) : null);
   }

@@ -3,23 +3,19 @@ package benchmark.bench;
 import benchmark.Durations;
 import benchmark.LoadSettings;
 import benchmark.matrix.Framework;
+import benchmark.matrix.GatlingResults;
 import benchmark.matrix.Jvms;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import protocols.core.HostAndPort;
 import protocols.core.LatencyRecord;
 
@@ -44,34 +40,25 @@ public final class Overhead {
       double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem) {}
 
   public static void main(String[] args) throws Exception {
-    List<String> frameworks = List.of(System.getProperty("frameworks", "grpc").split(","));
+    List<Framework> frameworks = Bench.frameworks("grpc");
     List<Integer> levels = LoadSettings.parseLevels(System.getProperty("levels", "100,1000"));
     int connections = Integer.parseInt(System.getProperty("connections", "4"));
     Duration warmup = Durations.parse(System.getProperty("warmup", "5s"), "-Dwarmup");
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
-    Path out = Paths.get(System.getProperty("out", "bench/results/overhead-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
-    Files.createDirectories(out);
+    Path out = Bench.out("overhead");
     Jvms jvms = new Jvms();
     List<Row> rows = new ArrayList<>();
-    for (String id : frameworks) {
-      Framework framework = Framework.byId(id);
-      int port = Jvms.freePort();
-      HostAndPort target = new HostAndPort("127.0.0.1", port);
-      Path dir = Files.createDirectories(out.resolve(id));
-      Process server = jvms.start(List.of("-Xmx2g"), framework.serverMainClass(), List.of("--port", String.valueOf(port)), dir.resolve("server.log"));
-      try {
-        String problem = Jvms.awaitListening(server, target, Duration.ofSeconds(90));
-        if (problem != null) {
-          throw new IllegalStateException(id + " server did not start: " + problem + Jvms.tail(dir.resolve("server.log")));
-        }
-        for (int level : levels) {
-          rows.add(measure(jvms, framework, target, level, connections, warmup, hold, dir.resolve(String.valueOf(level))));
-          System.out.println(rows.get(rows.size() - 1));
-        }
-      } finally {
-        Jvms.stop(server);
-      }
-    }
+    Bench.eachFramework(jvms, frameworks, out, "2g", List.of(),
+        (framework, target, dir) -> {
+          for (int level : levels) {
+            rows.add(measure(jvms, framework, target, level, connections, warmup, hold, dir.resolve(String.valueOf(level))));
+          }
+          return framework.id() + " measured";
+        },
+        (framework, reason) -> {
+          levels.forEach(level -> rows.add(new Row(framework.id(), level, 0, 0, 0, 0, 0, 0, 0, 0, 0, reason)));
+          return reason;
+        });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("overhead.json").toFile(), rows);
     Files.writeString(out.resolve("overhead.md"), markdown(rows, connections, warmup, hold));
     System.out.println(Files.readString(out.resolve("overhead.md")));
@@ -94,8 +81,8 @@ public final class Overhead {
     off.add("-D" + LatencyRecord.ENABLED_PROPERTY + "=false");
     Jvms.await(jvms.startGatling("2g", off, framework.simulationClass(), dir.resolve("gatling-record-off"), dir.resolve("gatling-record-off.log")), limit);
 
-    JsonNode b = say(bareJson);
-    JsonNode g = say(newest(dir.resolve("gatling")).resolve(LatencyRecord.SUMMARY_FILE));
+    JsonNode b = GatlingResults.measuredIn(bareJson);
+    JsonNode g = GatlingResults.measured(GatlingResults.newestRun(dir.resolve("gatling")));
     String problem = b == null ? "bare loop wrote no result" + Jvms.tail(dir.resolve("bare.log")) : g == null ? "Gatling wrote no record" + Jvms.tail(dir.resolve("gatling.log")) : null;
     double bt = b == null ? 0 : b.get("throughput").asDouble();
     double gt = g == null ? 0 : g.get("throughput").asDouble();
@@ -103,23 +90,6 @@ public final class Overhead {
         b == null ? 0 : b.get("p50").asLong(), g == null ? 0 : g.get("p50").asLong(),
         b == null ? 0 : b.get("p99").asLong(), g == null ? 0 : g.get("p99").asLong(),
         consoleRps(dir.resolve("gatling.log")), consoleRps(dir.resolve("gatling-record-off.log")), problem);
-  }
-
-  private static JsonNode say(Path file) {
-    try {
-      return file != null && Files.exists(file) ? JSON.readTree(file.toFile()).path("requests").get("Say") : null;
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  private static Path newest(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) {
-      return dir;
-    }
-    try (Stream<Path> runs = Files.list(dir)) {
-      return runs.filter(Files::isDirectory).max(Comparator.comparingLong(p -> p.toFile().lastModified())).orElse(dir);
-    }
   }
 
   /** Gatling's own "mean throughput (rps)" of the whole run (warm-up included, same for both runs). */

@@ -2,25 +2,20 @@ package benchmark.bench;
 
 import benchmark.Durations;
 import benchmark.matrix.Framework;
+import benchmark.matrix.GatlingResults;
 import benchmark.matrix.Jvms;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import protocols.core.HostAndPort;
-import protocols.core.LatencyRecord;
 
 /**
  * Can the injector hold the seed's top level? For each framework: 100 users, then 5000, each for
@@ -39,31 +34,16 @@ public final class Scale {
       int threadsAtLow, int threadsAtHigh, int maxFds, long maxHeapAfterGcMiB, String problem) {}
 
   public static void main(String[] args) throws Exception {
-    List<String> frameworks = List.of(System.getProperty("frameworks", "rpcx,grpc,thrift,dubbo,motan").split(","));
+    List<Framework> frameworks = Bench.frameworks("rpcx,grpc,thrift,dubbo,motan");
     int low = Integer.parseInt(System.getProperty("low", "100"));
     int high = Integer.parseInt(System.getProperty("high", "5000"));
     Duration hold = Durations.parse(System.getProperty("hold", "60s"), "-Dhold");
     Duration ramp = Durations.parse(System.getProperty("ramp", "10s"), "-Dramp");
-    Path out = Paths.get(System.getProperty("out", "bench/results/scale-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
-    Files.createDirectories(out);
+    Path out = Bench.out("scale");
     Jvms jvms = new Jvms();
-    List<Row> rows = new ArrayList<>();
-    for (String id : frameworks) {
-      Framework framework = Framework.byId(id);
-      Path dir = Files.createDirectories(out.resolve(id));
-      int port = Jvms.freePort();
-      HostAndPort target = new HostAndPort("127.0.0.1", port);
-      Process server = jvms.start(List.of("-Xmx4g"), framework.serverMainClass(), List.of("--port", String.valueOf(port)), dir.resolve("server.log"));
-      try {
-        String problem = Jvms.awaitListening(server, target, Duration.ofSeconds(90));
-        rows.add(problem != null
-            ? new Row(id, 0, 0, 0, 0, 0, 0, 0, "server did not start: " + problem)
-            : run(jvms, framework, target, low, high, ramp, hold, dir));
-        System.out.println(rows.get(rows.size() - 1));
-      } finally {
-        Jvms.stop(server);
-      }
-    }
+    List<Row> rows = Bench.eachFramework(jvms, frameworks, out, "4g", List.of(),
+        (framework, target, dir) -> run(jvms, framework, target, low, high, ramp, hold, dir),
+        (framework, reason) -> new Row(framework.id(), 0, 0, 0, 0, 0, 0, 0, reason));
     new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(out.resolve("scale.json").toFile(), rows);
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
         "%d then %d concurrent users, %s each (ramp %s), one connection per user, server in its own JVM; injector -Xmx2g; %d cores.%n%n"
@@ -102,24 +82,13 @@ public final class Scale {
         gatling.destroyForcibly();
       }
     }
-    JsonNode say = say(dir.resolve("gatling"));
+    JsonNode say = GatlingResults.measured(GatlingResults.newestRun(dir.resolve("gatling")));
     if (say == null) {
       return new Row(framework.id(), 0, 0, 0, threadsLow, threadsHigh, maxFds, maxAfterGc(gcLog), "no record" + Jvms.tail(dir.resolve("gatling.log")));
     }
     long count = say.get("count").asLong();
     return new Row(framework.id(), count, count == 0 ? 0 : 100.0 * say.get("ok").asLong() / count, say.get("throughput").asDouble(),
         threadsLow, threadsHigh, maxFds, maxAfterGc(gcLog), null);
-  }
-
-  private static JsonNode say(Path results) throws IOException {
-    if (!Files.isDirectory(results)) {
-      return null;
-    }
-    try (Stream<Path> runs = Files.list(results)) {
-      Path run = runs.filter(Files::isDirectory).max(Comparator.comparingLong(p -> p.toFile().lastModified())).orElse(null);
-      Path summary = run == null ? null : run.resolve(LatencyRecord.SUMMARY_FILE);
-      return summary != null && Files.exists(summary) ? new ObjectMapper().readTree(summary.toFile()).path("requests").get("Say") : null;
-    }
   }
 
   static int threads(long pid) {

@@ -8,11 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import protocols.core.HostAndPort;
-import protocols.core.LatencyRecord;
 
 /**
  * The whole benchmark in one command: for each framework, its benchmark server in a JVM of its own; for
@@ -133,10 +130,9 @@ public final class Matrix {
     if (!Jvms.await(gatling, limit)) {
       return Cell.failed(framework.id(), level, "did not finish within " + limit.toSeconds() + " s" + Jvms.tail(log), null);
     }
-    Path run = newestRun(dir);
+    Path run = GatlingResults.newestRun(dir);
     String report = run != null && Files.exists(run.resolve("index.html")) ? settings.out().relativize(run.resolve("index.html")).toString() : null;
-    JsonNode record = run == null ? null : readRecord(run);
-    JsonNode say = record == null ? null : record.path("requests").get("Say");
+    JsonNode say = GatlingResults.measured(run);
     if (say == null) {
       return Cell.failed(framework.id(), level, "no measured calls (exit code " + gatling.exitValue() + ")" + Jvms.tail(log), report);
     }
@@ -173,21 +169,6 @@ public final class Matrix {
       }
     }
     return best;
-  }
-
-  private static JsonNode readRecord(Path run) {
-    try {
-      Path summary = run.resolve(LatencyRecord.SUMMARY_FILE);
-      return Files.exists(summary) ? JSON.readTree(summary.toFile()) : null;
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  private static Path newestRun(Path dir) throws IOException {
-    try (Stream<Path> runs = Files.list(dir)) {
-      return runs.filter(Files::isDirectory).max(Comparator.comparingLong(p -> p.toFile().lastModified())).orElse(null);
-    }
   }
 
 }
