@@ -280,7 +280,7 @@ public final class RpcxConnection implements AutoCloseable {
                                         "connection to "
                                             + address
                                             + " closed: heartbeat failed ("
-                                            + error.getMessage()
+                                            + protocols.core.FailureDescriber.unwrap(error).getMessage()
                                             + ")");
                                 channel.close();
                               }
