@@ -62,6 +62,7 @@ public final class RpcxServer implements AutoCloseable {
               .group(boss, workers)
               .channel(NioServerSocketChannel.class)
               .option(ChannelOption.SO_BACKLOG, 4096)
+              .option(ChannelOption.SO_REUSEADDR, true)
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childHandler(
                   new ChannelInitializer<SocketChannel>() {
