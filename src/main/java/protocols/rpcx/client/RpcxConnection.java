@@ -46,7 +46,9 @@ public final class RpcxConnection implements AutoCloseable {
   private final AtomicLong nextSeq = new AtomicLong();
   private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
   private volatile RpcxException closedBecause;
-  private volatile Throwable failure;
+  /** Why the channel is being closed, when we close it: the first reason wins. */
+  private final java.util.concurrent.atomic.AtomicReference<RpcxException> failure =
+      new java.util.concurrent.atomic.AtomicReference<>();
   private ScheduledFuture<?> heartbeats;
 
   private RpcxConnection(RpcxClientSettings settings) {
@@ -238,9 +240,15 @@ public final class RpcxConnection implements AutoCloseable {
     if (closed != null) {
       return closed;
     }
+    RpcxException closing = failure.get();
+    if (closing != null) {
+      return closing;
+    }
     return new RpcxException(
         RpcxException.CONNECTION,
-        "sending to " + address + " failed: " + (cause == null ? "unknown" : cause.getMessage()),
+        cause instanceof java.nio.channels.ClosedChannelException || cause == null || cause.getMessage() == null
+            ? "connection to " + address + " closed before the request was sent"
+            : "sending to " + address + " failed: " + cause.getMessage(),
         cause);
   }
 
@@ -274,14 +282,15 @@ public final class RpcxConnection implements AutoCloseable {
                         .whenComplete(
                             (rtt, error) -> {
                               if (error != null && isUsable()) {
-                                failure =
+                                failure.compareAndSet(
+                                    null,
                                     new RpcxException(
                                         RpcxException.CONNECTION,
                                         "connection to "
                                             + address
                                             + " closed: heartbeat failed ("
                                             + protocols.core.FailureDescriber.unwrap(error).getMessage()
-                                            + ")");
+                                            + ")"));
                                 channel.close();
                               }
                             }),
@@ -293,10 +302,9 @@ public final class RpcxConnection implements AutoCloseable {
   /** Closes the connection; pending calls fail. */
   @Override
   public void close() {
-    if (failure == null) {
-      failure = new RpcxException(RpcxException.CONNECTION, "connection to " + address + " closed by the client");
-    }
-    closed((RpcxException) failure);
+    failure.compareAndSet(
+        null, new RpcxException(RpcxException.CONNECTION, "connection to " + address + " closed by the client"));
+    closed(failure.get());
     connected.addListener((ChannelFuture f) -> {
       if (f.isSuccess()) {
         f.channel().close();
@@ -373,12 +381,13 @@ public final class RpcxConnection implements AutoCloseable {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      if (failure == null) {
+      if (failure.get() == null) {
         Throwable frame =
             cause instanceof RpcxFrameException || !(cause instanceof DecoderException) || cause.getCause() == null
                 ? cause
                 : cause.getCause();
-        failure =
+        failure.compareAndSet(
+            null,
             frame instanceof RpcxFrameException
                 ? new RpcxException(
                     RpcxException.PROTOCOL_ERROR,
@@ -387,17 +396,17 @@ public final class RpcxConnection implements AutoCloseable {
                 : new RpcxException(
                     RpcxException.CONNECTION,
                     "connection to " + address + " closed: " + cause.getMessage(),
-                    cause);
+                    cause));
       }
       ctx.close();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-      Throwable why = failure;
+      RpcxException why = failure.get();
       closed(
-          why instanceof RpcxException e
-              ? e
+          why != null
+              ? why
               : new RpcxException(
                   RpcxException.CONNECTION, "connection to " + address + " closed by the server"));
     }

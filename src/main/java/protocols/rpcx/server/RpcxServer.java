@@ -191,8 +191,9 @@ public final class RpcxServer implements AutoCloseable {
       if (error != null) {
         reply.error(true).putMetadata(RpcxMessage.ERROR_KEY, error);
       } else {
-        reply.payload(payload);
-        if (payload.length > 1024 && request.compressType() != CompressType.NONE) {
+        byte[] body = payload == null ? new byte[0] : payload;
+        reply.payload(body);
+        if (body.length > 1024 && request.compressType() != CompressType.NONE) {
           reply.compressType(request.compressType());
         }
       }

@@ -91,6 +91,29 @@ class GoInteropTest {
   }
 
   @Test
+  void aGzippedJsonCallIsUnderstoodAndAnsweredGzippedByTheGoServer() throws Exception {
+    goServer = new GoPrograms.Server();
+    connection =
+        RpcxConnection.open(
+            RpcxClientSettings.of(goServer.address).withCompression(protocols.rpcx.codec.CompressType.GZIP));
+    String longText = "x".repeat(2000);
+    byte[] json =
+        ("{\"field1\":\"hi\",\"field2\":1,\"field3\":2,\"field9\":\"" + longText + "\"}")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    RpcxMessage reply =
+        connection
+            .call(RpcxMessage.request("Hello", "Say").serializeType(SerializeType.JSON).payload(json).build(), TIMEOUT)
+            .get(10, TimeUnit.SECONDS);
+
+    assertEquals(protocols.rpcx.codec.CompressType.GZIP, reply.compressType(), "rpcx gzips a reply over 1024 bytes to a gzipped request");
+    com.fasterxml.jackson.databind.JsonNode body = new com.fasterxml.jackson.databind.ObjectMapper().readTree(reply.payload());
+    assertEquals("OK", body.get("field1").asText());
+    assertEquals(100, body.get("field2").asInt());
+    assertEquals(longText, body.get("field9").asText());
+  }
+
+  @Test
   void theGoServerEchoesOurHeartbeat() throws Exception {
     Duration roundTrip = connectToGo().heartbeat(TIMEOUT).get(10, TimeUnit.SECONDS);
     assertTrue(roundTrip.compareTo(TIMEOUT) < 0);
