@@ -49,7 +49,7 @@ public final class RpcxConnection implements AutoCloseable {
   /** Why the channel is being closed, when we close it: the first reason wins. */
   private final java.util.concurrent.atomic.AtomicReference<RpcxException> failure =
       new java.util.concurrent.atomic.AtomicReference<>();
-  private ScheduledFuture<?> heartbeats;
+  private volatile ScheduledFuture<?> heartbeats;
 
   private RpcxConnection(RpcxClientSettings settings) {
     this.settings = settings;

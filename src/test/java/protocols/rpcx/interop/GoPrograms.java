@@ -71,7 +71,10 @@ final class GoPrograms {
     List<String> candidates = new ArrayList<>();
     String configured = System.getProperty("go");
     if (configured != null && !configured.isBlank()) {
-      candidates.add(configured);
+      if (!new File(configured).canExecute()) {
+        throw new AssertionError("-Dgo=" + configured + ": expected the path of an executable go (Go 1.26 or newer)");
+      }
+      return configured;
     }
     for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
       if (!dir.isEmpty()) {
