@@ -1,12 +1,12 @@
 package protocols.rpcx.codec;
 
 /** The five test vectors of shared/reference/rpcx-protocol.md, produced by rpcx's own Go encoder. */
-final class TestVectors {
+public final class TestVectors {
 
   private TestVectors() {}
 
   /** Hello.Say, protobuf, seq 0, no metadata, the 581-byte benchmark request (621 bytes). */
-  static final String BENCHMARK_REQUEST =
+  public static final String BENCHMARK_REQUEST =
       "0800002000000000000000000000025d0000000548656c6c6f0000000353617900000000000002450a36e8aeb8e5a49a"
           + "e5be80e4ba8be59ca8e79cbce5898de4b880e5b995e4b880e5b995efbc8ce58f98e79a84e982a3e9babce6a8a1e7b38a"
           + "10a08d0618a08d062236e8aeb8e5a49ae5be80e4ba8be59ca8e79cbce5898de4b880e5b995e4b880e5b995efbc8ce58f"
@@ -22,7 +22,7 @@ final class TestVectors {
           + "e79a84e982a3e9babce6a8a1e7b38a9008a08d069808a08d06b009a08d06f810a08d068011a08d06c011a08d06";
 
   /** The reply to it: response bit, field1 "OK", field2 100, 527-byte payload (567 bytes). */
-  static final String BENCHMARK_REPLY =
+  public static final String BENCHMARK_REPLY =
       "080080200000000000000000000002270000000548656c6c6f00000003536179000000000000020f0a024f4b106418a0"
           + "8d062236e8aeb8e5a49ae5be80e4ba8be59ca8e79cbce5898de4b880e5b995e4b880e5b995efbc8ce58f98e79a84e982"
           + "a3e9babce6a8a1e7b38a30a08d063a36e8aeb8e5a49ae5be80e4ba8be59ca8e79cbce5898de4b880e5b995e4b880e5b9"
@@ -37,16 +37,16 @@ final class TestVectors {
           + "e9babce6a8a1e7b38a9008a08d069808a08d06b009a08d06f810a08d068011a08d06c011a08d06";
 
   /** seq 7, Hello.Nope, status error, __rpcx_error__ = rpcx: can't find method Nope, empty payload. */
-  static final String ERROR_REPLY =
+  public static final String ERROR_REPLY =
       "0800812000000000000000070000004b0000000548656c6c6f000000044e6f7065000000320000000e5f5f727063785f"
           + "6572726f725f5f0000001c727063783a2063616e27742066696e64206d6574686f64204e6f706500000000";
 
   /** A heartbeat request: seq 1, MsgPack, payload msgpack int64 42. */
-  static final String HEARTBEAT_REQUEST =
+  public static final String HEARTBEAT_REQUEST =
       "0800403000000000000000010000001900000000000000000000000000000009d3000000000000002a";
 
   /** seq 1234567890, Arith.Add, JSON, metadata __ID, 26-byte JSON payload (114 bytes). */
-  static final String JSON_REQUEST =
+  public static final String JSON_REQUEST =
       "0800001000000000499602d2000000620000000541726974680000000341646400000030000000045f5f494400000024"
           + "36626137623831302d396461642d313164312d383062342d3030633034666434333063390000001a7b0a09092241223a"
           + "20312c0a09092242223a20322c0a097d0a09";
