@@ -1,0 +1,24 @@
+package protocols.rpcx;
+
+import protocols.core.ClientFactory;
+import protocols.rpcx.client.RpcxConnection;
+
+/** Opens the connections of an {@link RpcxProtocol}: one per client of the connection model. */
+final class RpcxClients implements ClientFactory<RpcxProtocol, RpcxConnection> {
+
+  @Override
+  public RpcxConnection open(RpcxProtocol protocol) {
+    return RpcxConnection.open(protocol.client); // connects in the background
+  }
+
+  @Override
+  public void close(RpcxConnection connection) {
+    connection.close();
+  }
+
+  /** A connection that failed or was closed is replaced by a new one on its next use. */
+  @Override
+  public boolean isUsable(RpcxConnection connection) {
+    return connection.isUsable();
+  }
+}
