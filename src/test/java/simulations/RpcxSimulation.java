@@ -32,7 +32,7 @@ public class RpcxSimulation extends Simulation {
             staircase.population(
                 "rpcx Hello.Say",
                 exec(
-                    rpcx("Say")
+                    rpcx(Staircase.named("Say"))
                         .call("Hello", "Say")
                         .protobuf(BenchmarkMessage.parser())
                         .payload(BenchmarkMessages.request())

@@ -72,7 +72,7 @@ public final class RpcxBenchmarkServer implements BenchmarkServer {
   }
 
   public static void main(String[] args) throws Exception {
-    ServerArgs options = ServerArgs.parse(args, DEFAULT_PORT);
+    ServerArgs options = ServerArgs.parseOrExit(args, DEFAULT_PORT);
     RpcxBenchmarkServer server = start(options.host(), options.port(), options.serviceTime());
     System.out.println(
         "rpcx benchmark server listening on "
