@@ -22,7 +22,8 @@ public final class BareLoopMain {
   static BareClient open(String framework, HostAndPort target, int connections) throws Exception {
     return switch (framework) {
       case "grpc" -> new GrpcBareClient(target, connections);
-      default -> throw new IllegalArgumentException("no bare loop for framework '" + framework + "' yet; expected grpc");
+      case "rpcx" -> new RpcxBareClient(target, connections);
+      default -> throw new IllegalArgumentException("no bare loop for framework '" + framework + "' yet; expected grpc or rpcx");
     };
   }
 
