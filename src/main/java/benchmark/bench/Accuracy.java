@@ -30,6 +30,12 @@ public final class Accuracy {
   public record Row(String framework, int level, long gatlingP50Ms, long gatlingP99Ms, long recordP50Us, long recordP99Us, long serviceTimeUs, String problem) {}
 
   public static void main(String[] args) throws Exception {
+    execute();
+    System.exit(0);
+  }
+
+  /** Runs the measurement; returns the folder of its results. */
+  public static Path execute() throws Exception {
     List<Framework> frameworks = Bench.frameworks("rpcx,grpc,thrift,dubbo,motan");
     Duration serviceTime = Durations.parse(System.getProperty("serviceTime", "10ms"), "-DserviceTime");
     int level = Integer.parseInt(System.getProperty("level", "100"));
@@ -58,7 +64,7 @@ public final class Accuracy {
     }
     Files.writeString(out.resolve("accuracy.md"), md.toString());
     System.out.println(md);
-    System.exit(0);
+    return out;
   }
 
   static Row row(String id, int level, Duration serviceTime, Path dir) throws IOException {

@@ -40,6 +40,12 @@ public final class Overhead {
       double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem) {}
 
   public static void main(String[] args) throws Exception {
+    execute();
+    System.exit(0);
+  }
+
+  /** Runs the measurement; returns the folder of its results. */
+  public static Path execute() throws Exception {
     List<Framework> frameworks = Bench.frameworks("grpc");
     List<Integer> levels = LoadSettings.parseLevels(System.getProperty("levels", "100,1000"));
     int connections = Integer.parseInt(System.getProperty("connections", "4"));
@@ -62,7 +68,7 @@ public final class Overhead {
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("overhead.json").toFile(), rows);
     Files.writeString(out.resolve("overhead.md"), markdown(rows, connections, warmup, hold));
     System.out.println(Files.readString(out.resolve("overhead.md")));
-    System.exit(0);
+    return out;
   }
 
   static Row measure(Jvms jvms, Framework framework, HostAndPort target, int level, int connections, Duration warmup, Duration hold, Path dir)

@@ -34,6 +34,12 @@ public final class Scale {
       int threadsAtLow, int threadsAtHigh, int maxFds, long maxHeapAfterGcMiB, String problem) {}
 
   public static void main(String[] args) throws Exception {
+    execute();
+    System.exit(0);
+  }
+
+  /** Runs the measurement; returns the folder of its results. */
+  public static Path execute() throws Exception {
     List<Framework> frameworks = Bench.frameworks("rpcx,grpc,thrift,dubbo,motan");
     int low = Integer.parseInt(System.getProperty("low", "100"));
     int high = Integer.parseInt(System.getProperty("high", "5000"));
@@ -55,7 +61,7 @@ public final class Scale {
     }
     Files.writeString(out.resolve("scale.md"), md.toString());
     System.out.println(md);
-    System.exit(0);
+    return out;
   }
 
   static Row run(Jvms jvms, Framework framework, HostAndPort target, int low, int high, Duration ramp, Duration hold, Path dir)

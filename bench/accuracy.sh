@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# accuracy: see bench/README.md. Options are system properties, e.g. -Dframeworks=grpc,rpcx
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec mvn -q test-compile exec:java@accuracy "$@"

@@ -1,0 +1,68 @@
+package benchmark.bench;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A seconds-long run of each bench command, so that they keep working; the real measurements are
+ * BENCHMARKS.md's, not these.
+ */
+class BenchSmokeTest {
+
+  @TempDir Path out;
+
+  private static Path withProperties(Map<String, String> properties, Bench.Command command) throws Exception {
+    Map<String, String> previous = new HashMap<>();
+    properties.forEach((k, v) -> previous.put(k, System.setProperty(k, v)));
+    try {
+      return command.run();
+    } finally {
+      previous.forEach((k, v) -> {
+        if (v == null) {
+          System.clearProperty(k);
+        } else {
+          System.setProperty(k, v);
+        }
+      });
+    }
+  }
+
+  @Test
+  void overheadComparesTheBareLoopWithGatlingForGrpcAndRpcx() throws Exception {
+    Path results = withProperties(
+        Map.of("frameworks", "grpc,rpcx", "levels", "5", "connections", "1", "warmup", "1", "hold", "2", "out", out.toString()),
+        Overhead::execute);
+
+    String table = Files.readString(results.resolve("overhead.md"));
+    assertTrue(table.contains("| grpc | 5 |") && table.contains("| rpcx | 5 |"), table);
+    assertFalse(table.contains("wrote no"), table);
+  }
+
+  @Test
+  void scaleSamplesTheInjectorAtTwoLevels() throws Exception {
+    Path results = withProperties(
+        Map.of("frameworks", "grpc", "low", "2", "high", "20", "ramp", "1", "hold", "2", "out", out.toString()),
+        Scale::execute);
+
+    String table = Files.readString(results.resolve("scale.md"));
+    assertTrue(table.contains("| grpc |"), table);
+    assertFalse(table.contains("no record"), table);
+  }
+
+  @Test
+  void accuracyReportsLatencyBeyondTheServiceTime() throws Exception {
+    Path results = withProperties(
+        Map.of("frameworks", "grpc", "level", "5", "serviceTime", "10ms", "hold", "2", "out", out.toString()),
+        Accuracy::execute);
+
+    String table = Files.readString(results.resolve("accuracy.md"));
+    assertTrue(table.contains("| grpc |"), table);
+    assertFalse(table.contains("no record"), table);
+  }
+}
