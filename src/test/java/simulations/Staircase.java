@@ -61,9 +61,15 @@ public final class Staircase {
         .injectClosed(steps());
   }
 
+  /**
+   * One hold period, except near the end: a user that would end less than two hold periods before the
+   * end runs on to the end instead. Shortening lifetimes to the time left would make Gatling replace
+   * users ever faster (and open a connection for each) in the last seconds.
+   */
   private Duration userLifetime() {
     long left = Math.max(0, endMillis - System.currentTimeMillis());
-    return Duration.ofMillis(Math.min(settings.hold().toMillis(), left));
+    long hold = settings.hold().toMillis();
+    return Duration.ofMillis(left < 2 * hold ? left : hold);
   }
 
   private ClosedInjectionStep[] steps() {
