@@ -48,6 +48,11 @@ final class MotanClient {
     referer.setGroup(protocol.group);
     referer.setVersion(protocol.version);
     referer.setRequestTimeout((int) Math.min(Integer.MAX_VALUE, protocol.requestTimeout.toMillis()));
+    // connect while the referer is made (on a sender thread): Motan's background connect races with the
+    // first call's own connect and warns "the channel already open"
+    referer.setAsyncInitConnection(false);
+    // a registry without providers yet gives a referer that waits for them, rather than an error per call
+    referer.setCheck(false);
     if (protocol.registry == null) {
       referer.setDirectUrl(protocol.target.host() + ":" + protocol.target.port());
     } else {

@@ -11,7 +11,7 @@ package protocols.motan;
  * ScenarioBuilder scn = scenario("calculator").exec(
  *     motan("add")
  *         .service(CalculatorAsync.class)
- *         .call((calculator, numbers) -> calculator.addAsync(numbers[0], numbers[1]), Integer.class)
+ *         .call((CalculatorAsync calc, int[] numbers) -> calc.addAsync(numbers[0], numbers[1]), Integer.class)
  *         .payload(session -> new int[] {session.getInt("a"), 2})
  *         .check(response((Integer sum) -> sum).gt(0)));
  * }</pre>

@@ -4,6 +4,7 @@ import com.weibo.api.motan.exception.MotanAbstractException;
 import com.weibo.api.motan.exception.MotanBizException;
 import com.weibo.api.motan.exception.MotanErrorMsgConstant;
 import com.weibo.api.motan.exception.MotanFrameworkException;
+import java.util.regex.Pattern;
 import protocols.core.CallFailure;
 import protocols.core.FailureDescriber;
 
@@ -21,11 +22,14 @@ import protocols.core.FailureDescriber;
  */
 final class MotanFailures {
 
+  private static final Pattern CALL_SPECIFIC =
+      Pattern.compile(",? ?\\b(requestId|local|cost)=\\S+(?=\\s|$)");
+
   private MotanFailures() {}
 
   static CallFailure describe(Throwable failure) {
     if (failure instanceof MotanTimeoutException timeout) {
-      return new CallFailure("TIMEOUT", timeout.getMessage() + " (Motan: " + motanText(timeout.getCause()) + ")");
+      return new CallFailure("TIMEOUT", timeout.getMessage());
     }
     if (failure instanceof MotanBizException biz) {
       Throwable cause = biz.getCause();
@@ -55,18 +59,21 @@ final class MotanFailures {
     if (message.contains("getChannel Error")
         || message.contains("No available referers")
         || message.contains("is unavailable")
+        || message.contains("send request to server Error")
         || message.contains("failed to connect")) {
       return "UNAVAILABLE";
     }
     return motan instanceof MotanFrameworkException ? "FRAMEWORK_ERROR" : "SERVICE_ERROR";
   }
 
-  /** Motan's own message without its "error_message: ..., status: 503, error_code: ..." wrapping. */
-  private static String motanText(Throwable failure) {
-    if (!(failure instanceof MotanAbstractException motan)) {
-      return failure == null ? "no details" : FailureDescriber.messageChain(failure);
-    }
-    StringBuilder text = new StringBuilder(String.valueOf(motan.getOriginMessage()));
+  /**
+   * Motan's own message without its "error_message: ..., status: 503, error_code: ..." wrapping, and
+   * without what differs from call to call (request id, local port, duration), so that the report
+   * counts each kind of failure once.
+   */
+  private static String motanText(MotanAbstractException motan) {
+    String origin = CALL_SPECIFIC.matcher(String.valueOf(motan.getOriginMessage())).replaceAll("");
+    StringBuilder text = new StringBuilder(origin);
     if (motan.getCause() != null && motan.getCause() != motan) {
       text.append(" (cause: ").append(FailureDescriber.messageChain(motan.getCause())).append(')');
     }

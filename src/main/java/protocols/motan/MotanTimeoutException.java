@@ -6,6 +6,7 @@ import java.time.Duration;
 final class MotanTimeoutException extends RuntimeException {
 
   MotanTimeoutException(Duration timeout, Throwable motan) {
-    super("no response within the request timeout of " + timeout.toMillis() + " ms", motan, false, false);
+    // worded as the bridge's own timeout, which may fire first: the report counts both as one failure
+    super("no response within the timeout of " + timeout.toMillis() + " ms", motan, false, false);
   }
 }
