@@ -77,7 +77,11 @@ class MotanFaultsTest {
     GatlingRun run = runAdds(port, Duration.ofSeconds(1), 3);
 
     assertEquals(6, run.ko("add"), run.toString());
-    assertTrue(run.errors("add").contains("UNAVAILABLE: NettyClient getChannel Error: url=motan://127.0.0.1:" + port), run.errors("add"));
+    // "NettyClient getChannel Error: url=motan://127.0.0.1:<port>/...", or, once Motan has marked the
+    // provider down after repeated failures, "No available referers for call : ..."
+    assertTrue(run.request("add").get("errors").size() > 0, run.toString());
+    run.request("add").get("errors").fieldNames().forEachRemaining(
+        message -> assertTrue(message.startsWith("UNAVAILABLE: ") && message.contains("protocols.motan.Calculator"), message));
     assertTrue(run.wallTime.toSeconds() < 20, "ended on schedule: " + run.wallTime);
   }
 
