@@ -139,16 +139,20 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
         target, registry, group, version, requestTimeout, min, max, serialization, connections);
   }
 
-  /** {@code minClientConnections} connections, and at least as many as the maximum. */
+  /** {@code minClientConnections}, and the maximum raised to it if needed. */
   public MotanProtocolBuilder minClientConnections(int min) {
     return clientConnections(min, Math.max(min, maxClientConnections));
   }
 
+  /** {@code maxClientConnections}, and the minimum lowered to it if needed. */
   public MotanProtocolBuilder maxClientConnections(int max) {
-    return clientConnections(Math.min(minClientConnections, Math.max(max, 1)), max);
+    return clientConnections(Math.min(minClientConnections, max), max);
   }
 
-  /** Motan's serialization of arguments and results: {@code hessian2} (default), {@code fastjson}, ... */
+  /**
+   * Motan's serialization of arguments and results: {@code hessian2} (default), {@code fastjson}, ...;
+   * it must be the provider's.
+   */
   public MotanProtocolBuilder serialization(String serialization) {
     return new MotanProtocolBuilder(
         target, registry, group, version, requestTimeout, minClientConnections, maxClientConnections,
