@@ -62,14 +62,14 @@ public final class Staircase {
   }
 
   /**
-   * One hold period, except near the end: a user that would end less than two hold periods before the
-   * end runs on to the end instead. Shortening lifetimes to the time left would make Gatling replace
-   * users ever faster (and open a connection for each) in the last seconds.
+   * One hold period, cut at the end of the run; a user that would have less than a second left (or less
+   * than a hold, when holds are shorter) makes no call at all: users with lifetimes of a few
+   * milliseconds would each open a connection for one call in the last moments of the run.
    */
   private Duration userLifetime() {
     long left = Math.max(0, endMillis - System.currentTimeMillis());
     long hold = settings.hold().toMillis();
-    return Duration.ofMillis(left < 2 * hold ? left : hold);
+    return left < Math.min(hold, 1000) ? Duration.ZERO : Duration.ofMillis(Math.min(hold, left));
   }
 
   private ClosedInjectionStep[] steps() {
