@@ -38,7 +38,7 @@ public class MotanSimulation extends Simulation {
             staircase.population(
                 "Motan say",
                 exec(
-                    motan("say")
+                    motan(Staircase.named("Say"))
                         .service(BenchmarkServiceAsync.class)
                         .call(BenchmarkServiceAsync::sayAsync, byte[].class)
                         .payload(REQUEST)

@@ -71,7 +71,7 @@ public final class MotanBenchmarkServer implements BenchmarkServer {
   }
 
   public static void main(String[] args) throws Exception {
-    ServerArgs options = ServerArgs.parse(args, 8002);
+    ServerArgs options = ServerArgs.parseOrExit(args, 8002);
     MotanBenchmarkServer server = start(options.port(), options.serviceTime());
     System.out.println(
         "Motan benchmark provider listening on port "

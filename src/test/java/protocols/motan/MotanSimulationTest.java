@@ -16,7 +16,7 @@ class MotanSimulationTest {
         GatlingRun.run(MotanSimulation.class, Map.of("levels", "5,20", "ramp", "1", "hold", "3"));
 
     assertEquals(0, run.exitCode, "no failed request, per Gatling's own assertion: " + run);
-    assertTrue(run.ok("say") > 0, run.toString());
-    assertEquals(0, run.ko("say"), run.toString());
+    assertTrue(run.ok("Say") > 0, run.toString());
+    assertEquals(0, run.ko("Say"), run.toString());
   }
 }
