@@ -43,6 +43,15 @@ public final class BenchmarkMessages {
     }
   }
 
+  /** Field1 of an encoded reply, for the frameworks that carry the message as bytes. */
+  public static String field1(byte[] encodedReply) {
+    try {
+      return BenchmarkMessage.parseFrom(encodedReply).getField1();
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("the reply is not a BenchmarkMessage: " + e.getMessage(), e);
+    }
+  }
+
   /** True when a reply is what the server rule produces: the client's success criterion. */
   public static boolean isOk(BenchmarkMessage reply) {
     return OK.equals(reply.getField1());

@@ -1,0 +1,46 @@
+package simulations;
+
+import static io.gatling.javaapi.core.CoreDsl.*;
+
+import benchmark.LoadSettings;
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.ProtocolBuilder;
+import io.gatling.javaapi.core.Simulation;
+
+/**
+ * What every framework's benchmark simulation shares: the settings, the staircase, the target (the
+ * framework's benchmark server started here, or {@code -Dtarget}) and the assertion that no call
+ * failed. A subclass only says how to call {@code Say} and through which protocol.
+ */
+public abstract class BenchmarkSimulation extends Simulation {
+
+  protected final LoadSettings settings = LoadSettings.fromSystemProperties();
+  protected final Staircase staircase = new Staircase(settings);
+  protected final Target target;
+
+  protected BenchmarkSimulation(Target.Embedded embeddedServer) {
+    this.target = Target.of(settings, embeddedServer);
+  }
+
+  /** Sets the simulation up: {@code call} repeated over the staircase through {@code protocol}. */
+  protected void benchmark(String scenarioName, ChainBuilder call, ProtocolBuilder protocol) {
+    System.out.println(getClass().getSimpleName() + ": " + settings + " -> " + target);
+    setUp(staircase.population(scenarioName, call))
+        .protocols(protocol)
+        .assertions(global().failedRequests().count().is(0L));
+  }
+
+  @Override
+  public void before() {
+    staircase.start();
+  }
+
+  @Override
+  public void after() {
+    try {
+      target.close();
+    } catch (Exception e) {
+      System.err.println("stopping the embedded server failed: " + e);
+    }
+  }
+}
