@@ -73,7 +73,8 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
   public static void main(String[] args) throws Exception {
     ServerArgs options = ServerArgs.parseOrExit(args, 50051);
     GrpcBenchmarkServer server = start(options.host(), options.port(), options.serviceTime());
-    System.out.println(
+    BenchmarkServer.serveUntilStopped(
+        server,
         "gRPC benchmark server listening on "
             + options.host()
             + ":"
@@ -81,13 +82,5 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
             + " (service time "
             + Durations.format(options.serviceTime())
             + ")");
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        server.close();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }));
-    server.server.awaitTermination();
   }
 }

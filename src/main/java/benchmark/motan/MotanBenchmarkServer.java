@@ -5,7 +5,6 @@ import benchmark.BenchmarkServer;
 import benchmark.Durations;
 import benchmark.ServerArgs;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * The seed's Motan benchmark provider: {@link BenchmarkService#say} decodes the BenchmarkMessage, sets
@@ -73,7 +72,8 @@ public final class MotanBenchmarkServer implements BenchmarkServer {
   public static void main(String[] args) throws Exception {
     ServerArgs options = ServerArgs.parseOrExit(args, 8002);
     MotanBenchmarkServer server = start(options.port(), options.serviceTime());
-    System.out.println(
+    BenchmarkServer.serveUntilStopped(
+        server,
         "Motan benchmark provider listening on port "
             + server.port()
             + " of every interface (Motan 1.2 ignores --host "
@@ -83,19 +83,5 @@ public final class MotanBenchmarkServer implements BenchmarkServer {
             + ", group default_rpc, version 1.0 (service time "
             + Durations.format(options.serviceTime())
             + ")");
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  try {
-                    server.close();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  } finally {
-                    stopped.countDown();
-                  }
-                }));
-    stopped.await();
   }
 }

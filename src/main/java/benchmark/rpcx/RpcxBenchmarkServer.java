@@ -8,7 +8,6 @@ import benchmark.ServiceTime;
 import benchmark.pb.BenchmarkMessage;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import protocols.rpcx.codec.RpcxMessage;
 import protocols.rpcx.codec.SerializeType;
 import protocols.rpcx.server.RpcxServer;
@@ -74,7 +73,8 @@ public final class RpcxBenchmarkServer implements BenchmarkServer {
   public static void main(String[] args) throws Exception {
     ServerArgs options = ServerArgs.parseOrExit(args, DEFAULT_PORT);
     RpcxBenchmarkServer server = start(options.host(), options.port(), options.serviceTime());
-    System.out.println(
+    BenchmarkServer.serveUntilStopped(
+        server,
         "rpcx benchmark server listening on "
             + options.host()
             + ":"
@@ -82,14 +82,5 @@ public final class RpcxBenchmarkServer implements BenchmarkServer {
             + " (Hello.Say, protobuf, service time "
             + Durations.format(options.serviceTime())
             + ")");
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  server.close();
-                  stopped.countDown();
-                }));
-    stopped.await();
   }
 }
