@@ -1,0 +1,123 @@
+package benchmark.thrift;
+
+import benchmark.BenchmarkServer;
+import benchmark.Durations;
+import benchmark.ServerArgs;
+import benchmark.ServiceTime;
+import benchmark.thrift.gen.BenchmarkMessage;
+import benchmark.thrift.gen.Greeter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.thrift.async.AsyncMethodCallback;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.server.TServer;
+import org.apache.thrift.server.TThreadedSelectorServer;
+import org.apache.thrift.transport.TNonblockingServerSocket;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * The seed's Thrift benchmark server: {@code Greeter.say} answers with field1 "OK" and field2 100,
+ * after an optional service time. As in the seed, a {@link TThreadedSelectorServer} over a {@link
+ * TNonblockingServerSocket}, framed transport (the non-blocking servers always frame), binary protocol,
+ * 2 selector threads.
+ *
+ * <p>Worker threads: as many as cores (the seed had 512 on 24 cores). The handler never blocks: it is
+ * asynchronous and its service time runs on a timer, so a worker only decodes, applies the rule and
+ * encodes, which is CPU work; more workers than cores would only add context switches.
+ *
+ * <p>As its own process: {@code mvn -q compile exec:java -Dexec.mainClass=benchmark.thrift.ThriftBenchmarkServer
+ * -Dexec.args="--port 9090 --service-time 0"}, or embedded by {@link #start}.
+ */
+public final class ThriftBenchmarkServer implements BenchmarkServer {
+
+  public static final int DEFAULT_PORT = 9090;
+  static final int SELECTOR_THREADS = 2;
+
+  private final TNonblockingServerSocket socket;
+  private final TServer server;
+  private final Thread serving;
+
+  private ThriftBenchmarkServer(TNonblockingServerSocket socket, TServer server, Thread serving) {
+    this.socket = socket;
+    this.server = server;
+    this.serving = serving;
+  }
+
+  /** Starts on {@code host:port}; port 0 picks a free one. Returns once the server accepts calls. */
+  public static ThriftBenchmarkServer start(String host, int port, Duration serviceTime)
+      throws TTransportException, InterruptedException {
+    TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress(host, port));
+    TThreadedSelectorServer.Args args =
+        new TThreadedSelectorServer.Args(socket)
+            .selectorThreads(SELECTOR_THREADS)
+            .workerThreads(Math.max(2, Runtime.getRuntime().availableProcessors()))
+            .protocolFactory(new TBinaryProtocol.Factory())
+            .processor(new Greeter.AsyncProcessor<>(new GreeterService(serviceTime)));
+    TServer server = new TThreadedSelectorServer(args);
+    Thread serving = new Thread(server::serve, "thrift-benchmark-server");
+    serving.setDaemon(true);
+    serving.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!server.isServing()) {
+      if (!serving.isAlive() || System.nanoTime() > deadline) {
+        server.stop();
+        socket.close();
+        throw new TTransportException("the Thrift benchmark server did not start on " + host + ":" + port);
+      }
+      Thread.sleep(5);
+    }
+    return new ThriftBenchmarkServer(socket, server, serving);
+  }
+
+  @Override
+  public int port() {
+    return socket.getPort();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    server.stop();
+    serving.join(TimeUnit.SECONDS.toMillis(5));
+    socket.close();
+  }
+
+  /** Greeter.say, asynchronous: the reply is sent after the service time without holding a thread. */
+  static final class GreeterService implements Greeter.AsyncIface {
+    private final Duration serviceTime;
+
+    GreeterService(Duration serviceTime) {
+      this.serviceTime = serviceTime;
+    }
+
+    @Override
+    public void say(BenchmarkMessage request, AsyncMethodCallback<BenchmarkMessage> reply) {
+      BenchmarkMessage answer = ThriftBenchmarkMessages.reply(request);
+      ServiceTime.after(serviceTime, () -> reply.onComplete(answer));
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    ServerArgs options = ServerArgs.parse(args, DEFAULT_PORT);
+    ThriftBenchmarkServer server = start(options.host(), options.port(), options.serviceTime());
+    System.out.println(
+        "Thrift benchmark server (framed, binary) listening on "
+            + options.host()
+            + ":"
+            + server.port()
+            + " (service time "
+            + Durations.format(options.serviceTime())
+            + ")");
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    server.close();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                }));
+    server.serving.join();
+  }
+}
