@@ -4,7 +4,6 @@ import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timeout;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -129,43 +128,41 @@ final class ThriftPool {
   }
 
   private void openConnection(Waiter<?> requester) {
-    try {
-      runtime.connect(() -> connect(requester));
-    } catch (RuntimeException e) { // the runtime was stopped: the simulation is ending
-      connectFailed(requester, e);
-    }
-  }
+    runtime.connector.connect(
+        protocol.target,
+        protocol.connectTimeout,
+        new ThriftConnector.Done() {
+          @Override
+          public void connected(SocketChannel channel) {
+            Connection connection;
+            try {
+              connection = new Connection(new TNonblockingSocket(channel), runtime.nextManager());
+            } catch (IOException | TTransportException | RuntimeException e) {
+              try {
+                channel.close();
+              } catch (IOException ignored) {
+                // nothing left to do with it
+              }
+              failed(e);
+              return;
+            }
+            synchronized (ThriftPool.this) {
+              connecting--;
+              if (!closed) {
+                all.add(connection);
+              }
+            }
+            release(connection);
+          }
 
-  /** On a connector thread: a blocking connect bounded by the connect timeout. */
-  private void connect(Waiter<?> requester) {
-    SocketChannel channel = null;
-    try {
-      channel = SocketChannel.open();
-      channel.socket().setTcpNoDelay(true);
-      channel.socket().connect(
-          new InetSocketAddress(protocol.target.host(), protocol.target.port()),
-          (int) Math.max(1, protocol.connectTimeout.toMillis()));
-      Connection connection = new Connection(new TNonblockingSocket(channel), runtime.nextManager());
-      synchronized (this) {
-        connecting--;
-        if (!closed) {
-          all.add(connection);
-        }
-      }
-      release(connection);
-    } catch (IOException | TTransportException | RuntimeException e) {
-      if (channel != null) {
-        try {
-          channel.close();
-        } catch (IOException ignored) {
-          // nothing left to do with it
-        }
-      }
-      synchronized (this) {
-        connecting--;
-      }
-      connectFailed(requester, e);
-    }
+          @Override
+          public void failed(Exception reason) {
+            synchronized (ThriftPool.this) {
+              connecting--;
+            }
+            connectFailed(requester, reason);
+          }
+        });
   }
 
   /** The call that asked for the connection fails, if it still waits; the next waiter gets its turn. */

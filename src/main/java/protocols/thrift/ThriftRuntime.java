@@ -1,9 +1,6 @@
 package protocols.thrift;
 
 import java.io.IOException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.thrift.async.TAsyncClientManager;
 import org.slf4j.Logger;
@@ -11,17 +8,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The threads behind one protocol's connections: Thrift's selector threads ({@link
- * TAsyncClientManager}, each drives the I/O of many connections) and two connector threads that open
- * sockets with the connect timeout, so that neither Gatling's threads nor a thread per virtual user
- * ever waits on the network. Shared by all pools of a protocol and stopped when the last one closes.
+ * TAsyncClientManager}, each drives the I/O of many connections) and a {@link ThriftConnector} that
+ * opens sockets without blocking, so that neither Gatling's threads nor a thread per virtual user ever
+ * waits on the network. Shared by all pools of a protocol and stopped when the last one closes.
  */
 final class ThriftRuntime {
 
   private static final Logger LOG = LoggerFactory.getLogger(ThriftRuntime.class);
-  private static final AtomicInteger CONNECTOR_IDS = new AtomicInteger();
-
   private final TAsyncClientManager[] managers;
-  private final ThreadPoolExecutor connector;
+  final ThriftConnector connector;
   private final AtomicInteger nextManager = new AtomicInteger();
 
   private ThriftRuntime(int selectorThreads) throws IOException {
@@ -34,19 +29,12 @@ final class ThriftRuntime {
       stopManagers();
       throw e;
     }
-    connector =
-        new ThreadPoolExecutor(
-            2,
-            2,
-            5,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            runnable -> {
-              Thread thread = new Thread(runnable, "thrift-connector-" + CONNECTOR_IDS.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
-    connector.allowCoreThreadTimeOut(true);
+    try {
+      connector = new ThriftConnector();
+    } catch (IOException e) {
+      stopManagers();
+      throw e;
+    }
   }
 
   /** The selector a new connection is bound to, round-robin. */
@@ -54,12 +42,8 @@ final class ThriftRuntime {
     return managers[Math.floorMod(nextManager.getAndIncrement(), managers.length)];
   }
 
-  void connect(Runnable task) {
-    connector.execute(task);
-  }
-
   private void stop() {
-    connector.shutdownNow();
+    connector.stop();
     stopManagers();
   }
 
