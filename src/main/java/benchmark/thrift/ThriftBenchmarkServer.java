@@ -8,6 +8,8 @@ import benchmark.thrift.gen.BenchmarkMessage;
 import benchmark.thrift.gen.Greeter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.thrift.async.AsyncMethodCallback;
 import org.apache.thrift.protocol.TBinaryProtocol;
@@ -64,7 +66,8 @@ public final class ThriftBenchmarkServer implements BenchmarkServer {
     TThreadedSelectorServer.Args args =
         new TThreadedSelectorServer.Args(socket)
             .selectorThreads(SELECTOR_THREADS)
-            .workerThreads(0) // see the class comment
+            // no worker pool (see above); Thrift 0.17's stop() fails on a null pool, so an inline one
+            .executorService(new InlineExecutor())
             .protocolFactory(new TBinaryProtocol.Factory())
             .processor(new Greeter.AsyncProcessor<>(new GreeterService(serviceTime)));
     TServer server = new TThreadedSelectorServer(args);
@@ -93,6 +96,42 @@ public final class ThriftBenchmarkServer implements BenchmarkServer {
     server.stop();
     serving.join(TimeUnit.SECONDS.toMillis(5));
     socket.close();
+  }
+
+  /** Runs each call where it is handed over: on the selector thread. */
+  private static final class InlineExecutor extends AbstractExecutorService {
+    private volatile boolean shutdown;
+
+    @Override
+    public void execute(Runnable command) {
+      command.run();
+    }
+
+    @Override
+    public void shutdown() {
+      shutdown = true;
+    }
+
+    @Override
+    public List<Runnable> shutdownNow() {
+      shutdown = true;
+      return List.of();
+    }
+
+    @Override
+    public boolean isShutdown() {
+      return shutdown;
+    }
+
+    @Override
+    public boolean isTerminated() {
+      return shutdown;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) {
+      return shutdown;
+    }
   }
 
   /** Greeter.say, asynchronous: the reply is sent after the service time without holding a thread. */
