@@ -81,6 +81,11 @@ final class DroppingProxy implements AutoCloseable {
     }
   }
 
+  /** Closes every connection made so far, as a server closing idle connections does. */
+  void hangUpAll() {
+    sockets.forEach(DroppingProxy::closeQuietly);
+  }
+
   @Override
   public void close() throws IOException {
     listener.close();

@@ -154,6 +154,33 @@ class ThriftFaultsTest {
   }
 
   @Test
+  void aConnectionTheServerClosedWhileIdleIsReplacedBeforeUseWithoutAKo() throws Exception {
+    try (DroppingProxy proxy = new DroppingProxy(server.port())) {
+      proxy.dropping = false;
+      ProbeSimulation.define(
+          sim ->
+              sim.setUp(
+                      scenario("idle connection closed")
+                          .exec(divide("before").payload(new Pair(6, 3)))
+                          .exec(
+                              session -> {
+                                proxy.hangUpAll();
+                                return session;
+                              })
+                          .pause(Duration.ofMillis(1300)) // idle long enough to be checked before use
+                          .exec(divide("after").payload(new Pair(6, 3)).check(response((Long r) -> r).is(2L)))
+                          .injectOpen(atOnceUsers(1)))
+                  .protocols(thrift.target(proxy.address()))
+                  .assertions(global().failedRequests().count().is(0L)));
+
+      GatlingRun run = run();
+
+      assertEquals(0, run.exitCode, run.toString());
+      assertEquals(1, run.ok("after"), run.toString());
+    }
+  }
+
+  @Test
   void anExceptionTheIdlDeclaresIsAKoNamedForItAndTheNextCallSucceeds() {
     ProbeSimulation.define(
         sim ->
