@@ -29,8 +29,8 @@ import org.apache.thrift.transport.TTransportException;
  * asynchronous and its service time runs on a timer), so a worker pool would only add a hand-off and
  * context switches per call. It also keeps Thrift 0.17's selector "epoll bug" detector quiet: every
  * reply a worker thread hands back wakes the selector, and 513 wake-ups in a row with no socket ready
- * (a client pausing while thousands of calls are queued) make it rebuild its selector, which re-registers
- * only the ready connections and silently orphans all the others (their calls never get an answer).
+ * make it rebuild its selector, which re-registers only the ready connections and silently orphans all
+ * the others (their calls never get an answer; seen at 5000 users, see docs/thrift.md).
  *
  * <p>As its own process: {@code mvn -q compile exec:java -Dexec.mainClass=benchmark.thrift.ThriftBenchmarkServer
  * -Dexec.args="--port 9090 --service-time 0"}, or embedded by {@link #start}.
