@@ -150,9 +150,10 @@ public final class ThriftBenchmarkServer implements BenchmarkServer {
   }
 
   public static void main(String[] args) throws Exception {
-    ServerArgs options = ServerArgs.parse(args, DEFAULT_PORT);
+    ServerArgs options = ServerArgs.parseOrExit(args, DEFAULT_PORT);
     ThriftBenchmarkServer server = start(options.host(), options.port(), options.serviceTime());
-    System.out.println(
+    BenchmarkServer.serveUntilStopped(
+        server,
         "Thrift benchmark server (framed, binary) listening on "
             + options.host()
             + ":"
@@ -160,16 +161,5 @@ public final class ThriftBenchmarkServer implements BenchmarkServer {
             + " (service time "
             + Durations.format(options.serviceTime())
             + ")");
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  try {
-                    server.close();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                }));
-    server.serving.join();
   }
 }
