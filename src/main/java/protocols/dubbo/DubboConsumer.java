@@ -1,0 +1,153 @@
+package protocols.dubbo;
+
+import io.gatling.core.actor.ActorSystem;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.ReferenceConfig;
+import org.apache.dubbo.rpc.model.ApplicationModel;
+import org.apache.dubbo.rpc.model.FrameworkModel;
+import org.apache.dubbo.rpc.model.ModuleModel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.runtime.BoxedUnit;
+
+/**
+ * The Dubbo consumer of one simulation: a {@link FrameworkModel} of its own (so it shares nothing with
+ * an embedded provider or with another simulation in the same JVM), created when the simulation builds
+ * its first Dubbo request and destroyed when the simulation terminates. Each client is a module in it.
+ */
+final class DubboConsumer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DubboConsumer.class);
+
+  private final DubboProtocol protocol;
+  private final Set<ServiceKey> checkedServices = ConcurrentHashMap.newKeySet();
+  private FrameworkModel framework;
+  private ApplicationModel application;
+  private ActorSystem hookedTo;
+  private boolean closed;
+
+  DubboConsumer(DubboProtocol protocol) {
+    this.protocol = protocol;
+  }
+
+  String address() {
+    return protocol.address();
+  }
+
+  /**
+   * Called while the simulation builds a request of {@code service}: starts the consumer, ties its end
+   * to the simulation's, and with a registry checks once that the registry answers, so that an
+   * unreachable registry stops the simulation with one clear error before any user starts.
+   */
+  void prepare(ActorSystem simulation, ServiceKey service) {
+    synchronized (this) {
+      if (hookedTo != simulation) {
+        hookedTo = simulation;
+        simulation.registerOnTermination(
+            () -> {
+              close();
+              return BoxedUnit.UNIT;
+            });
+      }
+      application();
+    }
+    if (protocol.registry != null && checkedServices.add(service)) {
+      DubboClient probe = openClient();
+      try {
+        probe.reference(service);
+      } catch (IllegalStateException e) {
+        checkedServices.remove(service);
+        close();
+        throw new DubboStartupException(
+            "dubbo: cannot use the registry " + protocol.registry + ": " + DubboSetup.startupCause(e.getCause() == null ? e : e.getCause()));
+      } finally {
+        probe.close();
+      }
+    }
+  }
+
+  DubboClient openClient() {
+    return new DubboClient(this, application().newModule());
+  }
+
+  private synchronized ApplicationModel application() {
+    if (closed) {
+      throw new IllegalStateException("the simulation is over: its Dubbo consumer is closed");
+    }
+    if (application == null) {
+      DubboSetup.quietLogging();
+      FrameworkModel created = new FrameworkModel();
+      try {
+        ApplicationModel app = created.newApplication();
+        ApplicationConfig config = new ApplicationConfig(protocol.application);
+        config.setQosEnable(protocol.qosPort != null);
+        if (protocol.qosPort != null) {
+          config.setQosPort(protocol.qosPort);
+        }
+        config.setRegisterConsumer(false);
+        app.getApplicationConfigManager().setApplication(config);
+        framework = created;
+        application = app;
+      } catch (RuntimeException e) {
+        created.destroy();
+        throw new DubboStartupException("dubbo: the consumer did not start: " + DubboSetup.startupCause(e));
+      }
+    }
+    return application;
+  }
+
+  /** A reference as every client of this consumer makes it: no retries, no start-up check. */
+  ReferenceConfig<Object> newReference(ModuleModel module, ServiceKey key) {
+    ReferenceConfig<Object> reference = new ReferenceConfig<>(module);
+    if (key.isGeneric()) {
+      reference.setInterface(key.interfaceName());
+      reference.setGeneric("true");
+    } else {
+      reference.setInterface(key.type());
+    }
+    if (key.group() != null) {
+      reference.setGroup(key.group());
+    }
+    if (key.version() != null) {
+      reference.setVersion(key.version());
+    }
+    reference.setTimeout((int) Math.min(Integer.MAX_VALUE, protocol.timeout.toMillis()));
+    reference.setRetries(0); // a load test counts what it sends: a failed call is a KO, not a retry
+    reference.setCheck(false); // no provider yet: calls fail (KO) until one appears
+    reference.setConnections(1); // this client's own connection to each provider
+    Map<String, String> parameters = new HashMap<>();
+    if (protocol.serialization != null) {
+      parameters.put("serialization", protocol.serialization);
+      parameters.put("prefer.serialization", protocol.serialization);
+    }
+    if (protocol.registry != null) {
+      reference.setRegistry(DubboSetup.registry(protocol.registry, protocol.registryTimeout));
+      reference.setProtocol(protocol.protocolName);
+      parameters.put("migration.step", "FORCE_INTERFACE"); // providers as registered per interface
+    } else {
+      reference.setUrl(protocol.protocolName + "://" + protocol.target);
+    }
+    reference.setParameters(parameters);
+    return reference;
+  }
+
+  synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (framework != null) {
+      try {
+        framework.destroy();
+      } catch (RuntimeException e) {
+        LOG.debug("destroying the Dubbo consumer failed", e);
+      }
+      framework = null;
+      application = null;
+    }
+  }
+}
