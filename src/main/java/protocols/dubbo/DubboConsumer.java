@@ -27,6 +27,7 @@ final class DubboConsumer {
   private final Set<ServiceKey> checkedServices = ConcurrentHashMap.newKeySet();
   private FrameworkModel framework;
   private ApplicationModel application;
+  private ModuleModel anchor; // Dubbo destroys an application whose last module goes: this one stays
   private ActorSystem hookedTo;
   private boolean closed;
 
@@ -62,8 +63,13 @@ final class DubboConsumer {
       } catch (IllegalStateException e) {
         checkedServices.remove(service);
         close();
+        String cause = DubboSetup.startupCause(e.getCause() == null ? e : e.getCause());
         throw new DubboStartupException(
-            "dubbo: cannot use the registry " + protocol.registry + ": " + DubboSetup.startupCause(e.getCause() == null ? e : e.getCause()));
+            "dubbo: the registry "
+                + protocol.registry
+                + (cause.startsWith("zookeeper not connected")
+                    ? " did not answer within " + protocol.registryTimeout.toMillis() + " ms (" + cause + ")"
+                    : " cannot be used: " + cause));
       } finally {
         probe.close();
       }
@@ -90,6 +96,7 @@ final class DubboConsumer {
         }
         config.setRegisterConsumer(false);
         app.getApplicationConfigManager().setApplication(config);
+        anchor = app.newModule();
         framework = created;
         application = app;
       } catch (RuntimeException e) {
@@ -148,6 +155,7 @@ final class DubboConsumer {
       }
       framework = null;
       application = null;
+      anchor = null;
     }
   }
 }

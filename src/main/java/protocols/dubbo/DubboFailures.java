@@ -16,6 +16,9 @@ import protocols.core.FailureDescriber;
 final class DubboFailures {
 
   private static final Pattern TIMEOUT_MS = Pattern.compile("timeout: (\\d+) ms");
+  private static final Pattern NO_PROVIDER_SERVICE = Pattern.compile("for (?:the )?service (\\S+)");
+  private static final Pattern NO_PROVIDER_REGISTRY = Pattern.compile("RegistryDirectory\\(registry: ([^)]+)\\)");
+  private static final Pattern NO_PROVIDER_DIRECT = Pattern.compile("invokersToReconnect: \\d+\\[([^\\]]+)]");
   private static final Pattern EXCEPTION_PREFIX = Pattern.compile("^([a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(Exception|Error): ");
 
   private DubboFailures() {}
@@ -44,8 +47,7 @@ final class DubboFailures {
     }
     String text = clean(failure.getMessage());
     if (text.contains("No provider available")) {
-      int cut = text.indexOf(" on the consumer");
-      return new CallFailure("NO_PROVIDER", cut > 0 ? text.substring(0, cut) : text);
+      return new CallFailure("NO_PROVIDER", noProvider(text));
     }
     if (text.contains("No such method") || (failure instanceof RpcException rpc && rpc.getCode() == RpcException.METHOD_NOT_FOUND)) {
       return new CallFailure("NO_SUCH_METHOD", "the provider has no method " + call + " (" + text + ")");
@@ -59,6 +61,21 @@ final class DubboFailures {
     // the provider's own exception, as Dubbo rebuilt it, or one of this consumer
     CallFailure plain = FailureDescriber.DEFAULT.describe(failure);
     return new CallFailure(plain.status(), DubboSetup.shorten(plain.message()));
+  }
+
+  /** Dubbo words it differently for direct and registry addresses, with its internal state in between. */
+  static String noProvider(String text) {
+    Matcher service = NO_PROVIDER_SERVICE.matcher(text);
+    if (!service.find()) {
+      return text;
+    }
+    Matcher registry = NO_PROVIDER_REGISTRY.matcher(text);
+    Matcher direct = NO_PROVIDER_DIRECT.matcher(text);
+    String where =
+        registry.find() ? " in the registry " + registry.group(1)
+            : direct.find() ? " at " + direct.group(1)
+            : "";
+    return "No provider available for the service " + service.group(1) + where;
   }
 
   private static String status(RpcException e) {

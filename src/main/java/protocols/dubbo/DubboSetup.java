@@ -92,7 +92,7 @@ public final class DubboSetup {
       }
       String message = t.getMessage();
       if (message != null && message.contains("zookeeper not connected")) {
-        return "the registry is unreachable (zookeeper not connected: " + shorten(message.substring(message.indexOf("zookeeper not connected") + 23)).replaceFirst("^[,:]?\\s*(the address is:)?\\s*", "") + ")";
+        return "zookeeper not connected";
       }
       root = t;
     }

@@ -162,7 +162,7 @@ class DubboProtocolTest {
             exec(dubbo("nobody").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)));
 
     assertEquals(2, run.ko("nobody"));
-    assertTrue(run.errors("nobody").contains("No provider available for the service " + SERVICE), run.errors("nobody"));
+    assertTrue(run.errors("nobody").contains("No provider available for the service " + SERVICE + " at "), run.errors("nobody"));
     assertTrue(run.wallTime.toSeconds() < 20, "ended on schedule: " + run.wallTime);
   }
 
@@ -176,6 +176,34 @@ class DubboProtocolTest {
     assertEquals(2, first.ok("first"));
     assertEquals(2, second.ok("second"));
     assertEquals(before, FrameworkModel.getAllInstances().size(), "no Dubbo consumer left behind");
+  }
+
+  @Test
+  void theTripleProtocolCarriesTheSameCalls() {
+    try (DubboBenchmarkServer triple = DubboBenchmarkServer.start("127.0.0.1", 0, Duration.ZERO, "tri", null)) {
+      GatlingRun run =
+          run(
+              dubbo.target("tri://127.0.0.1:" + triple.port()),
+              exec(
+                  dubbo("tri typed").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)
+                      .check(response(DubboProtocolTest::field1).is("OK")),
+                  dubbo("tri generic").generic(SERVICE).method("say", "byte[]").arguments(REQUEST)
+                      .check(response(DubboProtocolTest::field1).is("OK"))));
+
+      assertEquals(2, run.ok("tri typed"), run.toString());
+      assertEquals(2, run.ok("tri generic"), run.toString());
+    }
+  }
+
+  @Test
+  void fastjson2SerializationWorksAgainstTheBenchmarkProvider() {
+    GatlingRun run =
+        run(
+            dubbo.target("127.0.0.1:" + provider.port()).serialization("fastjson2"),
+            exec(dubbo("fastjson2").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)
+                .check(response(DubboProtocolTest::field1).is("OK"))));
+
+    assertEquals(2, run.ok("fastjson2"), run.toString());
   }
 
   @Test
