@@ -24,7 +24,7 @@ final class DubboConsumer {
   private static final Logger LOG = LoggerFactory.getLogger(DubboConsumer.class);
 
   private final DubboProtocol protocol;
-  private final Set<ServiceKey> checkedServices = ConcurrentHashMap.newKeySet();
+  private final Set<ServiceKey> preparedServices = ConcurrentHashMap.newKeySet();
   private FrameworkModel framework;
   private ApplicationModel application;
   private ModuleModel anchor; // Dubbo destroys an application whose last module goes: this one stays
@@ -40,9 +40,11 @@ final class DubboConsumer {
   }
 
   /**
-   * Called while the simulation builds a request of {@code service}: starts the consumer, ties its end
-   * to the simulation's, and with a registry checks once that the registry answers, so that an
-   * unreachable registry stops the simulation with one clear error before any user starts.
+   * Called while the simulation builds a request of {@code service}, before any user starts: starts the
+   * consumer, ties its end to the simulation's, and makes one throwaway reference to the service. That
+   * loads and generates what Dubbo needs once per JVM (seconds on a cold, busy machine), which would
+   * otherwise stall the first calls and show up as their latency. With a registry it also checks that
+   * the registry answers: an unreachable one stops the simulation with one clear error.
    */
   void prepare(ActorSystem simulation, ServiceKey service) {
     synchronized (this) {
@@ -56,23 +58,26 @@ final class DubboConsumer {
       }
       application();
     }
-    if (protocol.registry != null && checkedServices.add(service)) {
-      DubboClient probe = openClient();
-      try {
-        probe.reference(service);
-      } catch (IllegalStateException e) {
-        checkedServices.remove(service);
-        close();
-        String cause = DubboSetup.startupCause(e.getCause() == null ? e : e.getCause());
-        throw new DubboStartupException(
-            "dubbo: the registry "
-                + protocol.registry
-                + (cause.startsWith("zookeeper not connected")
-                    ? " did not answer within " + protocol.registryTimeout.toMillis() + " ms (" + cause + ")"
-                    : " cannot be used: " + cause));
-      } finally {
-        probe.close();
+    if (!preparedServices.add(service)) {
+      return;
+    }
+    DubboClient probe = openClient();
+    try {
+      probe.reference(service);
+    } catch (IllegalStateException e) {
+      if (protocol.registry == null) {
+        return; // the calls will say what is wrong, as KOs
       }
+      close();
+      String cause = DubboSetup.startupCause(e.getCause() == null ? e : e.getCause());
+      throw new DubboStartupException(
+          "dubbo: the registry "
+              + protocol.registry
+              + (cause.startsWith("zookeeper not connected")
+                  ? " did not answer within " + protocol.registryTimeout.toMillis() + " ms (" + cause + ")"
+                  : " cannot be used: " + cause));
+    } finally {
+      probe.close();
     }
   }
 
