@@ -148,6 +148,7 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
   }
 
   public static void main(String[] args) throws Exception {
+    DubboSetup.quietConsoleLogging();
     Map<String, String> dubboOptions = new java.util.HashMap<>(Map.of("--protocol", "dubbo"));
     List<String> common = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {

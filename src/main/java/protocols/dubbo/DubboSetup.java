@@ -36,6 +36,23 @@ public final class DubboSetup {
     }
   }
 
+  /**
+   * For a process of its own (the benchmark provider): without a Logback configuration, Logback logs
+   * everything at DEBUG; keep warnings, and only errors of Dubbo, which narrates its every step.
+   */
+  public static void quietConsoleLogging() {
+    quietLogging();
+    if (System.getProperty("logback.configurationFile") != null
+        || !(org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext logback)) {
+      return;
+    }
+    if (DubboSetup.class.getClassLoader().getResource("logback.xml") == null
+        && DubboSetup.class.getClassLoader().getResource("logback-test.xml") == null) {
+      logback.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(ch.qos.logback.classic.Level.WARN);
+      logback.getLogger("org.apache.dubbo").setLevel(ch.qos.logback.classic.Level.ERROR);
+    }
+  }
+
   /** {@code dubbo} or {@code tri}; {@code what} names the input in the error. */
   public static String protocolName(String name, String what) {
     String value = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
