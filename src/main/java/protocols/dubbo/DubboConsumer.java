@@ -27,7 +27,8 @@ final class DubboConsumer {
   private final Set<ServiceKey> preparedServices = ConcurrentHashMap.newKeySet();
   private FrameworkModel framework;
   private ApplicationModel application;
-  private ModuleModel anchor; // Dubbo destroys an application whose last module goes: this one stays
+  private ModuleModel anchor;
+  private DubboClient spare; // warmed up by prepare, handed to the first client the pool opens // Dubbo destroys an application whose last module goes: this one stays
   private ActorSystem hookedTo;
   private boolean closed;
 
@@ -41,10 +42,11 @@ final class DubboConsumer {
 
   /**
    * Called while the simulation builds a request of {@code service}, before any user starts: starts the
-   * consumer, ties its end to the simulation's, and makes one throwaway reference to the service. That
-   * loads and generates what Dubbo needs once per JVM (seconds on a cold, busy machine), which would
-   * otherwise stall the first calls and show up as their latency. With a registry it also checks that
-   * the registry answers: an unreachable one stops the simulation with one clear error.
+   * consumer, ties its end to the simulation's, and opens the first client with its reference to the
+   * service made. That loads and generates what Dubbo needs once per JVM and subscribes to the registry
+   * (seconds on a cold, busy machine), which would otherwise stall the first calls and count as their
+   * latency. With a registry it also checks that the registry answers: an unreachable one stops the
+   * simulation with one clear error.
    */
   void prepare(ActorSystem simulation, ServiceKey service) {
     synchronized (this) {
@@ -61,9 +63,15 @@ final class DubboConsumer {
     if (!preparedServices.add(service)) {
       return;
     }
-    DubboClient probe = openClient();
+    DubboClient warm;
+    synchronized (this) {
+      if (spare == null) {
+        spare = newClient();
+      }
+      warm = spare;
+    }
     try {
-      probe.reference(service);
+      warm.reference(service);
     } catch (IllegalStateException e) {
       if (protocol.registry == null) {
         return; // the calls will say what is wrong, as KOs
@@ -76,12 +84,22 @@ final class DubboConsumer {
               + (cause.startsWith("zookeeper not connected")
                   ? " did not answer within " + protocol.registryTimeout.toMillis() + " ms (" + cause + ")"
                   : " cannot be used: " + cause));
-    } finally {
-      probe.close();
     }
   }
 
+  /** A new client; the first one is the client {@link #prepare} warmed up, references made. */
   DubboClient openClient() {
+    synchronized (this) {
+      if (spare != null && spare.isOpen()) {
+        DubboClient warm = spare;
+        spare = null;
+        return warm;
+      }
+    }
+    return newClient();
+  }
+
+  private DubboClient newClient() {
     return new DubboClient(this, application().newModule());
   }
 
@@ -161,6 +179,7 @@ final class DubboConsumer {
       framework = null;
       application = null;
       anchor = null;
+      spare = null;
     }
   }
 }

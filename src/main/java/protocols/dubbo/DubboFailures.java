@@ -16,6 +16,7 @@ import protocols.core.FailureDescriber;
 final class DubboFailures {
 
   private static final Pattern TIMEOUT_MS = Pattern.compile("timeout: (\\d+) ms");
+  private static final Pattern CONNECT_FAILED = Pattern.compile("failed to connect to server /?(\\S+), error message is:([^:]*)");
   private static final Pattern NO_PROVIDER_SERVICE = Pattern.compile("for (?:the )?service (\\S+)");
   private static final Pattern NO_PROVIDER_REGISTRY = Pattern.compile("RegistryDirectory\\(registry: ([^)]+)\\)");
   private static final Pattern NO_PROVIDER_DIRECT = Pattern.compile("invokersToReconnect: \\d+\\[([^\\]]+)]");
@@ -43,6 +44,14 @@ final class DubboFailures {
       }
       if (t.getCause() == t) {
         break;
+      }
+    }
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      Matcher connect = CONNECT_FAILED.matcher(DubboSetup.oneLine(t.getMessage()));
+      if (t instanceof RemotingException && connect.find()) {
+        return new CallFailure(
+            "UNAVAILABLE",
+            "cannot connect to the provider at " + connect.group(1) + " (" + connect.group(2).trim() + ") for " + call);
       }
     }
     String text = clean(failure.getMessage());
