@@ -27,7 +27,8 @@ import protocols.dubbo.DubboSetup;
  * field1 "OK" and field2 100, after an optional service time that runs on a timer, never on a Dubbo
  * thread.
  *
- * <p>It runs in its own Dubbo {@link FrameworkModel}, so it shares nothing with a consumer in the same JVM
+ * <p>Requests are answered on Dubbo's I/O threads (dispatcher {@code direct}). It runs in its own Dubbo
+ * {@link FrameworkModel}, so it shares nothing with a consumer in the same JVM
  * (the Gatling run that embeds it) and {@link #close} leaves nothing behind.
  *
  * <p>As its own process: {@code mvn -q compile exec:java -Dexec.mainClass=benchmark.dubbo.DubboBenchmarkServer
@@ -69,6 +70,10 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
       application.setShutwait("1000");
       ProtocolConfig listen = new ProtocolConfig(protocol, port == 0 ? DubboSetup.freePort(host) : port);
       listen.setHost(host);
+      // say does no blocking work (the service time runs on a timer), so it runs on the I/O thread that
+      // read the request, as the gRPC server's directExecutor; Dubbo's default hand-off to a pool of 200
+      // threads with no queue rejects calls in bursts ("thread pool is EXHAUSTED") at thousands of users
+      listen.setDispatcher("direct");
       ServiceConfig<DubboBenchmarkService> service = new ServiceConfig<>();
       service.setInterface(DubboBenchmarkService.class);
       service.setRef(new Provider(serviceTime));
