@@ -10,9 +10,15 @@ import benchmark.dubbo.DubboBenchmarkServer;
 import benchmark.dubbo.DubboBenchmarkService;
 import benchmark.pb.BenchmarkMessage;
 import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.ProtocolConfig;
+import org.apache.dubbo.config.RegistryConfig;
+import org.apache.dubbo.config.ServiceConfig;
+import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.rpc.model.FrameworkModel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,8 +48,12 @@ class DubboProtocolTest {
   }
 
   private static GatlingRun run(ProtocolBuilder protocol, ChainBuilder calls) {
+    return run(protocol, calls, atOnceUsers(2));
+  }
+
+  private static GatlingRun run(ProtocolBuilder protocol, ChainBuilder calls, OpenInjectionStep users) {
     ProbeSimulation.define(
-        sim -> sim.setUp(scenario("dubbo").exec(calls).injectOpen(atOnceUsers(2))).protocols(protocol));
+        sim -> sim.setUp(scenario("dubbo").exec(calls).injectOpen(users)).protocols(protocol));
     return GatlingRun.run(ProbeSimulation.class, Map.of());
   }
 
@@ -175,11 +185,19 @@ class DubboProtocolTest {
   void eachSimulationDestroysItsConsumerAndLeavesTheProvidersRunning() {
     int before = FrameworkModel.getAllInstances().size();
 
-    GatlingRun first = run(dubbo.target("127.0.0.1:" + provider.port()), exec(dubbo("first").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)));
-    GatlingRun second = run(dubbo.target("127.0.0.1:" + provider.port()).connectionPerUser(), exec(dubbo("second").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)));
+    GatlingRun shared =
+        run(
+            dubbo.target("127.0.0.1:" + provider.port()),
+            exec(dubbo("shared").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)));
+    // users one after another, each with its own client: the consumer outlives each of them
+    GatlingRun perUser =
+        run(
+            dubbo.target("127.0.0.1:" + provider.port()).connectionPerUser(),
+            exec(dubbo("per user").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)),
+            rampUsers(5).during(Duration.ofMillis(1500)));
 
-    assertEquals(2, first.ok("first"));
-    assertEquals(2, second.ok("second"));
+    assertEquals(2, shared.ok("shared"), shared.toString());
+    assertEquals(5, perUser.ok("per user"), perUser.toString());
     assertEquals(before, FrameworkModel.getAllInstances().size(), "no Dubbo consumer left behind");
   }
 
@@ -201,14 +219,42 @@ class DubboProtocolTest {
   }
 
   @Test
-  void fastjson2SerializationWorksAgainstTheBenchmarkProvider() {
-    GatlingRun run =
-        run(
-            dubbo.target("127.0.0.1:" + provider.port()).serialization("fastjson2"),
-            exec(dubbo("fastjson2").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)
-                .check(response(DubboProtocolTest::field1).is("OK"))));
+  void theSerializationSettingIsWhatGoesOnTheWire() {
+    // a provider that takes hessian2 only: fastjson2 calls reach it, and it cannot read them
+    FrameworkModel framework = new FrameworkModel();
+    try {
+      ApplicationConfig application = new ApplicationConfig("hessian2-only");
+      application.setQosEnable(false);
+      ProtocolConfig hessian2Only = new ProtocolConfig("dubbo", DubboSetup.freePort("127.0.0.1"));
+      hessian2Only.setSerialization("hessian2");
+      hessian2Only.setPreferSerialization("hessian2");
+      ServiceConfig<DubboBenchmarkService> service = new ServiceConfig<>();
+      service.setInterface(DubboBenchmarkService.class);
+      service.setRef(BenchmarkMessages::reply);
+      DubboBootstrap.newInstance(framework).application(application).registry(new RegistryConfig("N/A"))
+          .protocol(hessian2Only).service(service).start();
 
-    assertEquals(2, run.ok("fastjson2"), run.toString());
+      GatlingRun run =
+          run(
+              dubbo.target("127.0.0.1:" + hessian2Only.getPort()),
+              exec(dubbo("hessian2").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)));
+      GatlingRun refused =
+          run(
+              dubbo.target("127.0.0.1:" + hessian2Only.getPort()).serialization("fastjson2"),
+              exec(dubbo("fastjson2").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)));
+      GatlingRun fastjson2 =
+          run(
+              dubbo.target("127.0.0.1:" + provider.port()).serialization("fastjson2"),
+              exec(dubbo("fastjson2").service(DubboBenchmarkService.class).method(DubboBenchmarkService::sayAsync).payload(REQUEST)
+                  .check(response(DubboProtocolTest::field1).is("OK"))));
+
+      assertEquals(2, run.ok("hessian2"), run.toString());
+      assertEquals(2, refused.ko("fastjson2"), refused.toString());
+      assertTrue(refused.errors("fastjson2").contains("Fail to decode request"), refused.errors("fastjson2"));
+      assertEquals(2, fastjson2.ok("fastjson2"), "the benchmark provider takes both: " + fastjson2);
+    } finally {
+      framework.destroy();
+    }
   }
 
   @Test
