@@ -52,12 +52,12 @@ public final class DubboRequest {
 
     /** The provider's service group, when it sets one. */
     public Service<S> group(String group) {
-      return new Service<>(requestName, type, key.withGroup(nonBlank(group, "group")));
+      return new Service<>(requestName, type, key.withGroup(nonBlank(requestName, group, "group")));
     }
 
     /** The provider's service version, when it sets one. */
     public Service<S> version(String version) {
-      return new Service<>(requestName, type, key.withVersion(nonBlank(version, "version")));
+      return new Service<>(requestName, type, key.withVersion(nonBlank(requestName, version, "version")));
     }
 
     /**
@@ -101,13 +101,6 @@ public final class DubboRequest {
       }
       return function;
     }
-
-    private String nonBlank(String value, String what) {
-      if (value == null || value.isBlank()) {
-        throw new IllegalArgumentException("dubbo(\"" + requestName + "\")." + what + ": expected a non-empty " + what + ", got " + value);
-      }
-      return value.trim();
-    }
   }
 
   /** A generic service whose method is not chosen yet. */
@@ -120,12 +113,14 @@ public final class DubboRequest {
       this.key = key;
     }
 
+    /** The provider's service group, when it sets one. */
     public Generic group(String group) {
-      return new Generic(requestName, key.withGroup(group));
+      return new Generic(requestName, key.withGroup(nonBlank(requestName, group, "group")));
     }
 
+    /** The provider's service version, when it sets one. */
     public Generic version(String version) {
-      return new Generic(requestName, key.withVersion(version));
+      return new Generic(requestName, key.withVersion(nonBlank(requestName, version, "version")));
     }
 
     /**
@@ -146,5 +141,13 @@ public final class DubboRequest {
       List<String> types = Arrays.stream(parameterTypes).map(String::trim).toList();
       return new DubboGenericRequestBuilder(Common.named(requestName), key, name, types);
     }
+  }
+
+  private static String nonBlank(String requestName, String value, String what) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(
+          "dubbo(\"" + requestName + "\")." + what + ": expected a non-empty " + what + ", got " + value);
+    }
+    return value.trim();
   }
 }

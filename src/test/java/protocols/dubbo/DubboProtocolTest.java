@@ -278,6 +278,10 @@ class DubboProtocolTest {
         .contains("expected a fully qualified interface name"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> dubbo("x").generic(SERVICE).method("say", "byte[")).getMessage()
         .contains("expected parameter types as Java names"));
+    assertEquals("dubbo(\"x\").version: expected a non-empty version, got  ",
+        assertThrows(IllegalArgumentException.class, () -> dubbo("x").generic(SERVICE).version(" ")).getMessage());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> dubbo("x").service(String.class)).getMessage()
+        .contains("expected a Java interface, got java.lang.String"));
   }
 
   @Test
