@@ -1,0 +1,123 @@
+package protocols.dubbo;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.dubbo.remoting.RemotingException;
+import org.apache.dubbo.remoting.TimeoutException;
+import org.apache.dubbo.rpc.RpcException;
+import protocols.core.CallFailure;
+import protocols.core.FailureDescriber;
+
+/**
+ * A Dubbo failure as the report shows it: a short status ({@code TIMEOUT}, {@code NO_PROVIDER},
+ * {@code NO_SUCH_METHOD}, {@code NETWORK}, ..., or the provider's exception class) and one readable line,
+ * without the remote stack traces and URL parameters Dubbo puts into its messages.
+ */
+final class DubboFailures {
+
+  private static final Pattern TIMEOUT_MS = Pattern.compile("timeout: (\\d+) ms");
+  private static final Pattern CONNECT_FAILED = Pattern.compile("failed to connect to server /?(\\S+), error message is:([^:]*)");
+  private static final Pattern NO_PROVIDER_SERVICE = Pattern.compile("for (?:the )?service (\\S+)");
+  private static final Pattern NO_PROVIDER_REGISTRY = Pattern.compile("RegistryDirectory\\(registry: ([^)]+)\\)");
+  private static final Pattern NO_PROVIDER_DIRECT = Pattern.compile("invokersToReconnect: \\d+\\[([^\\]]+)]");
+  private static final Pattern EXCEPTION_PREFIX = Pattern.compile("^([a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(Exception|Error): ");
+
+  private DubboFailures() {}
+
+  /** @param call what was called, for messages: {@code "say(byte[]) of some.Service"} */
+  static FailureDescriber describer(String call) {
+    return failure -> describe(failure, call);
+  }
+
+  static CallFailure describe(Throwable failure, String call) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutException timeout) {
+        Matcher ms = TIMEOUT_MS.matcher(String.valueOf(timeout.getMessage()));
+        return new CallFailure(
+            "TIMEOUT",
+            "no response to "
+                + call
+                + (ms.find() ? " within the timeout of " + ms.group(1) + " ms" : " in time")
+                + " (Dubbo: "
+                + firstClause(timeout.getMessage())
+                + ")");
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      Matcher connect = CONNECT_FAILED.matcher(DubboSetup.oneLine(t.getMessage()));
+      if (t instanceof RemotingException && connect.find()) {
+        return new CallFailure(
+            "UNAVAILABLE",
+            "cannot connect to the provider at " + connect.group(1) + " (" + connect.group(2).trim() + ") for " + call);
+      }
+    }
+    String text = clean(failure.getMessage());
+    if (text.contains("No provider available")) {
+      return new CallFailure("NO_PROVIDER", noProvider(text));
+    }
+    if (text.contains("No such method") || (failure instanceof RpcException rpc && rpc.getCode() == RpcException.METHOD_NOT_FOUND)) {
+      return new CallFailure("NO_SUCH_METHOD", "the provider has no method " + call + " (" + text + ")");
+    }
+    if (failure instanceof RpcException rpc) {
+      return new CallFailure(status(rpc), text.isEmpty() ? FailureDescriber.messageChain(rpc) : text);
+    }
+    if (failure instanceof RemotingException) {
+      return new CallFailure("REMOTING", text.isEmpty() ? failure.getClass().getSimpleName() : text);
+    }
+    // the provider's own exception, as Dubbo rebuilt it, or one of this consumer
+    CallFailure plain = FailureDescriber.DEFAULT.describe(failure);
+    return new CallFailure(plain.status(), DubboSetup.shorten(plain.message()));
+  }
+
+  /** Dubbo words it differently for direct and registry addresses, with its internal state in between. */
+  static String noProvider(String text) {
+    Matcher service = NO_PROVIDER_SERVICE.matcher(text);
+    if (!service.find()) {
+      return text;
+    }
+    Matcher registry = NO_PROVIDER_REGISTRY.matcher(text);
+    Matcher direct = NO_PROVIDER_DIRECT.matcher(text);
+    String where =
+        registry.find() ? " in the registry " + registry.group(1)
+            : direct.find() ? " at " + direct.group(1)
+            : "";
+    return "No provider available for the service " + service.group(1) + where;
+  }
+
+  private static String status(RpcException e) {
+    return switch (e.getCode()) {
+      case RpcException.NETWORK_EXCEPTION -> "NETWORK";
+      case RpcException.TIMEOUT_EXCEPTION, RpcException.TIMEOUT_TERMINATE -> "TIMEOUT";
+      case RpcException.BIZ_EXCEPTION -> "PROVIDER";
+      case RpcException.FORBIDDEN_EXCEPTION -> "FORBIDDEN";
+      case RpcException.SERIALIZATION_EXCEPTION -> "SERIALIZATION";
+      case RpcException.NO_INVOKER_AVAILABLE_AFTER_FILTER -> "NO_PROVIDER";
+      case RpcException.LIMIT_EXCEEDED_EXCEPTION -> "LIMIT_EXCEEDED";
+      case RpcException.REGISTRY_EXCEPTION -> "REGISTRY";
+      case RpcException.METHOD_NOT_FOUND -> "NO_SUCH_METHOD";
+      case RpcException.VALIDATION_EXCEPTION -> "VALIDATION";
+      case RpcException.AUTHORIZATION_EXCEPTION -> "UNAUTHORIZED";
+      default -> "RPC_ERROR";
+    };
+  }
+
+  /** The message's first line, without the exception class names Dubbo prefixes to it. */
+  private static String clean(String message) {
+    String text = DubboSetup.shorten(message);
+    String previous;
+    do {
+      previous = text;
+      text = EXCEPTION_PREFIX.matcher(text).replaceFirst("");
+    } while (!text.equals(previous));
+    return text;
+  }
+
+  private static String firstClause(String message) {
+    String text = DubboSetup.oneLine(message);
+    int cut = text.indexOf(". start time");
+    return cut > 0 ? text.substring(0, cut) : DubboSetup.shorten(text);
+  }
+}
