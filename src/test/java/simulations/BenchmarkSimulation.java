@@ -6,6 +6,7 @@ import benchmark.LoadSettings;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import io.gatling.javaapi.core.Simulation;
+import java.util.function.Function;
 
 /**
  * What every framework's benchmark simulation shares: the settings, the staircase, the target (the
@@ -18,8 +19,14 @@ public abstract class BenchmarkSimulation extends Simulation {
   protected final Staircase staircase = new Staircase(settings);
   protected final Target target;
 
-  protected BenchmarkSimulation(Target.Embedded embeddedServer) {
-    this.target = Target.of(settings, embeddedServer);
+  /** {@code target} chooses where the calls go, from the settings: usually {@link #embedded}. */
+  protected BenchmarkSimulation(Function<LoadSettings, Target> target) {
+    this.target = target.apply(settings);
+  }
+
+  /** {@code -Dtarget}, or else the framework's benchmark server that {@code server} starts here. */
+  protected static Function<LoadSettings, Target> embedded(Target.Embedded server) {
+    return settings -> Target.of(settings, server);
   }
 
   /** Sets the simulation up: {@code call} repeated over the staircase through {@code protocol}. */

@@ -13,7 +13,7 @@ import benchmark.pb.HelloGrpc;
 public class GrpcSimulation extends BenchmarkSimulation {
 
   public GrpcSimulation() {
-    super(s -> GrpcBenchmarkServer.start("127.0.0.1", 0, s.serviceTime()));
+    super(embedded(s -> GrpcBenchmarkServer.start("127.0.0.1", 0, s.serviceTime())));
     benchmark(
         "gRPC Hello/Say",
         exec(

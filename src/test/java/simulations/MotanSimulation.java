@@ -17,7 +17,7 @@ public class MotanSimulation extends BenchmarkSimulation {
   private static final byte[] REQUEST = BenchmarkMessages.request().toByteArray();
 
   public MotanSimulation() {
-    super(s -> MotanBenchmarkServer.start(0, s.serviceTime()));
+    super(embedded(s -> MotanBenchmarkServer.start(0, s.serviceTime())));
     benchmark(
         "Motan say",
         exec(

@@ -16,7 +16,7 @@ import benchmark.rpcx.RpcxBenchmarkServer;
 public class RpcxSimulation extends BenchmarkSimulation {
 
   public RpcxSimulation() {
-    super(s -> RpcxBenchmarkServer.start("127.0.0.1", 0, s.serviceTime()));
+    super(embedded(s -> RpcxBenchmarkServer.start("127.0.0.1", 0, s.serviceTime())));
     benchmark(
         "rpcx Hello.Say",
         exec(

@@ -24,6 +24,11 @@ public final class Target implements AutoCloseable {
     this.server = server;
   }
 
+  /** No address at all: the protocol finds its servers itself (in a registry, say). */
+  public static Target none() {
+    return new Target(null, null);
+  }
+
   public static Target of(LoadSettings settings, Embedded embedded) {
     if (!settings.embedded()) {
       return new Target(settings.target(), null);
@@ -49,6 +54,6 @@ public final class Target implements AutoCloseable {
 
   @Override
   public String toString() {
-    return server == null ? address.toString() : address + " (embedded)";
+    return address == null ? "servers found by the protocol" : server == null ? address.toString() : address + " (embedded)";
   }
 }

@@ -14,7 +14,7 @@ import benchmark.thrift.gen.Greeter;
 public class ThriftSimulation extends BenchmarkSimulation {
 
   public ThriftSimulation() {
-    super(s -> ThriftBenchmarkServer.start("127.0.0.1", 0, s.serviceTime()));
+    super(embedded(s -> ThriftBenchmarkServer.start("127.0.0.1", 0, s.serviceTime())));
     benchmark(
         "Thrift Greeter.say",
         exec(

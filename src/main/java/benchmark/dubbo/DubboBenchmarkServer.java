@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import org.apache.dubbo.common.URL;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ProtocolConfig;
@@ -68,6 +67,7 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
       application.setQosEnable(false);
       application.setRegisterMode("interface");
       application.setShutwait("1000");
+      DubboSetup.stayOnLoopbackFor(host);
       ProtocolConfig listen = new ProtocolConfig(protocol, port == 0 ? DubboSetup.freePort(host) : port);
       listen.setHost(host);
       // say does no blocking work (the service time runs on a timer), so it runs on the I/O thread that
@@ -163,7 +163,7 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
         common.add(args[i]);
       }
     }
-    ServerArgs options = ServerArgs.parse(common.toArray(String[]::new), DEFAULT_PORT);
+    ServerArgs options = ServerArgs.parseOrExit(common.toArray(String[]::new), DEFAULT_PORT);
     String protocol = DubboSetup.protocolName(dubboOptions.get("--protocol"), "--protocol");
     String registry = dubboOptions.get("--registry");
     if (registry != null) {
@@ -177,7 +177,8 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
       System.exit(1);
       return;
     }
-    System.out.println(
+    BenchmarkServer.serveUntilStopped(
+        server,
         "Dubbo benchmark provider listening on "
             + protocol
             + "://"
@@ -188,11 +189,5 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
             + " (service time "
             + Durations.format(options.serviceTime())
             + ")");
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stopped.countDown();
-    }));
-    stopped.await();
   }
 }

@@ -159,6 +159,7 @@ final class DubboConsumer {
       reference.setProtocol(protocol.protocolName);
       parameters.put("migration.step", "FORCE_INTERFACE"); // providers as registered per interface
     } else {
+      DubboSetup.stayOnLoopbackFor(protocol.target.host());
       reference.setUrl(protocol.protocolName + "://" + protocol.target);
     }
     reference.setParameters(parameters);

@@ -27,6 +27,37 @@ public final class DubboSetup {
   private DubboSetup() {}
 
   /**
+   * Keeps Dubbo on loopback when it is asked to use loopback. Dubbo replaces any 127.x host, in a
+   * consumer's direct URL as in a provider's bind address, by the machine's first non-loopback address
+   * (NetUtils.filterLocalHost), with no setting to stop it: a load test of a local provider would then
+   * go out through the network interface. Pinning Dubbo's notion of "this machine" to 127.0.0.1 keeps
+   * such traffic on loopback. Only called for loopback hosts: a provider bound to 0.0.0.0 for remote
+   * clients, or a consumer of a remote provider, keeps Dubbo's own choice.
+   */
+  public static void stayOnLoopbackFor(String host) {
+    if (host == null || !isLoopback(host)) {
+      return;
+    }
+    try {
+      Class<?> netUtils = Class.forName("org.apache.dubbo.common.utils.NetUtils");
+      set(netUtils, "LOCAL_ADDRESS", java.net.InetAddress.getByName("127.0.0.1"));
+      set(netUtils, "HOST_ADDRESS", "127.0.0.1");
+    } catch (ReflectiveOperationException | java.net.UnknownHostException e) {
+      throw new IllegalStateException("cannot keep Dubbo on loopback (Dubbo's NetUtils changed?): " + e, e);
+    }
+  }
+
+  static boolean isLoopback(String host) {
+    return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
+  }
+
+  private static void set(Class<?> type, String field, Object value) throws ReflectiveOperationException {
+    java.lang.reflect.Field f = type.getDeclaredField(field);
+    f.setAccessible(true);
+    f.set(null, value);
+  }
+
+  /**
    * Dubbo logs through SLF4J, like Gatling, instead of guessing a logging framework and printing its
    * guess; unless the user chose otherwise with {@code -Ddubbo.application.logger}.
    */
