@@ -1,10 +1,9 @@
 package benchmark.thrift;
 
-import static benchmark.BenchmarkMessages.NUMBER;
-import static benchmark.BenchmarkMessages.TEXT;
-
 import benchmark.BenchmarkMessages;
 import benchmark.thrift.gen.BenchmarkMessage;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import java.util.Map;
 
 /**
  * The seed benchmark's message as a Thrift struct: the request its Thrift clients send and the rule
@@ -35,46 +34,23 @@ public final class ThriftBenchmarkMessages {
     return BenchmarkMessages.OK.equals(reply.getField1());
   }
 
+  /**
+   * The protobuf request's fields copied by number (both IDLs use the same ids, names and value
+   * types), so that the seed's request is defined once, in {@link BenchmarkMessages}. Field5 is a
+   * repeated field in protobuf, left empty, and a plain i64 here, left unset.
+   */
   private static BenchmarkMessage buildRequest() {
-    return new BenchmarkMessage()
-        .setField1(TEXT)
-        .setField9(TEXT)
-        .setField18(TEXT)
-        .setField80(true)
-        .setField81(true)
-        .setField2(NUMBER)
-        .setField3(NUMBER)
-        .setField280(NUMBER)
-        .setField6(NUMBER)
-        .setField22(NUMBER)
-        .setField4(TEXT)
-        .setField59(true)
-        .setField7(TEXT)
-        .setField16(NUMBER)
-        .setField130(NUMBER)
-        .setField12(true)
-        .setField17(true)
-        .setField13(true)
-        .setField14(true)
-        .setField104(NUMBER)
-        .setField100(NUMBER)
-        .setField101(NUMBER)
-        .setField102(TEXT)
-        .setField103(TEXT)
-        .setField29(NUMBER)
-        .setField30(true)
-        .setField60(NUMBER)
-        .setField271(NUMBER)
-        .setField272(NUMBER)
-        .setField150(NUMBER)
-        .setField23(NUMBER)
-        .setField24(true)
-        .setField25(NUMBER)
-        .setField78(true)
-        .setField67(NUMBER)
-        .setField68(NUMBER)
-        .setField128(NUMBER)
-        .setField129(TEXT)
-        .setField131(NUMBER);
+    BenchmarkMessage thrift = new BenchmarkMessage();
+    for (Map.Entry<FieldDescriptor, Object> field : BenchmarkMessages.request().getAllFields().entrySet()) {
+      if (field.getKey().isRepeated()) {
+        continue;
+      }
+      BenchmarkMessage._Fields id = BenchmarkMessage._Fields.findByThriftId(field.getKey().getNumber());
+      if (id == null) {
+        throw new IllegalStateException("thrift/benchmark.thrift has no field " + field.getKey().getNumber() + " of proto/benchmark.proto");
+      }
+      thrift.setFieldValue(id, field.getValue());
+    }
+    return thrift;
   }
 }
