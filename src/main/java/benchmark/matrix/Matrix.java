@@ -121,10 +121,7 @@ public final class Matrix {
     Process gatling =
         jvms.startGatling(
             settings.heap(),
-            List.of(
-                "-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0",
-                "-Dwarmup=" + settings.warmup().toMillis() + "ms", "-Dhold=" + settings.hold().toMillis() + "ms",
-                "-Dconnections=" + settings.connections()),
+            properties(target, level),
             framework.simulationClass(), dir, log);
     Duration limit = settings.warmup().plus(settings.hold()).plusSeconds(180);
     if (!Jvms.await(gatling, limit)) {
@@ -149,6 +146,18 @@ public final class Matrix {
         say.get("count").asLong(), say.get("ok").asLong(), ko, say.get("throughput").asDouble(),
         say.get("min").asLong(), say.get("mean").asDouble(), say.get("p50").asLong(), say.get("p90").asLong(),
         say.get("p99").asLong(), say.get("p999").asLong(), say.get("max").asLong());
+  }
+
+  private List<String> properties(HostAndPort target, int level) {
+    List<String> properties =
+        new ArrayList<>(
+            List.of(
+                "-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0",
+                "-Dwarmup=" + settings.warmup().toMillis() + "ms", "-Dhold=" + settings.hold().toMillis() + "ms"));
+    if (settings.connections() != null) {
+      properties.add("-Dconnections=" + settings.connections());
+    }
+    return properties;
   }
 
   Path writeResults(List<Cell> cells) throws IOException {

@@ -37,8 +37,10 @@ public record MatrixSettings(
     for (String id : p.getProperty("frameworks", "rpcx,grpc,thrift,dubbo,motan").split(",")) {
       frameworks.add(Framework.byId(id));
     }
-    String connections = p.getProperty("connections", "per-user");
-    LoadSettings.parseConnections(connections); // validates
+    String connections = p.getProperty("connections"); // null: each simulation's own default
+    if (connections != null) {
+      LoadSettings.parseConnections(connections); // validates
+    }
     Map<String, HostAndPort> targets = new LinkedHashMap<>();
     Map<String, List<String>> serverArgs = new LinkedHashMap<>();
     for (Framework f : Framework.ALL) {
@@ -77,7 +79,9 @@ public record MatrixSettings(
     d.put("levels", levels.toString());
     d.put("warm-up per level (excluded)", Durations.format(warmup));
     d.put("measured per level", Durations.format(hold));
-    d.put("connections", connections.equals("per-user") ? "one per virtual user" : connections + " shared");
+    d.put("connections", connections == null
+        ? "each simulation's default: one per virtual user; Dubbo: 1 shared (Dubbo's own default)"
+        : connections.equals("per-user") ? "one per virtual user" : connections + " shared");
     d.put("server service time", Durations.format(serviceTime));
     d.put("server", targets.isEmpty() ? "each framework's benchmark server in its own JVM on this machine (loopback)" : "own JVM, or remote: " + targets);
     d.put("injector JVM heap", heap);

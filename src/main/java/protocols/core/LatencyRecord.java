@@ -69,6 +69,7 @@ public final class LatencyRecord {
   private final boolean enabled;
   private final ScheduledFuture<?> ticker;
   private volatile Path runFolder;
+  private volatile long lastLookNanos = System.nanoTime() - 2_000_000_000L;
 
   private LatencyRecord(boolean enabled) {
     this.enabled = enabled;
@@ -139,9 +140,14 @@ public final class LatencyRecord {
     locateRunFolder();
   }
 
+  /** At most once a second: until it is found, looking costs a scan of this process's open files. */
   private void locateRunFolder() {
     if (runFolder == null) {
-      runFolder = RunFolder.find();
+      long now = System.nanoTime();
+      if (now - lastLookNanos > 1_000_000_000L) {
+        lastLookNanos = now;
+        runFolder = RunFolder.find();
+      }
     }
   }
 
@@ -179,7 +185,8 @@ public final class LatencyRecord {
     if (series.isEmpty()) {
       return null;
     }
-    Path folder = runFolder != null ? runFolder : RunFolder.fallback();
+    Path found = runFolder != null ? runFolder : RunFolder.find();
+    Path folder = found != null ? found : RunFolder.fallback();
     Files.createDirectories(folder);
     try (PrintStream log = new PrintStream(Files.newOutputStream(folder.resolve(LOG_FILE)))) {
       HistogramLogWriter writer = new HistogramLogWriter(log);

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import org.slf4j.LoggerFactory;
+import protocols.core.check.RpcChecks;
 import scala.Function1;
 import scala.Option;
 import scala.Tuple2;
@@ -72,8 +73,8 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> implements Action {
     this.payload = request.payload();
     this.call = call;
     this.describer = describer;
-    this.checks = protocols.core.check.RpcChecks.toScala(request.checks());
-    this.checksStatus = protocols.core.check.RpcChecks.checksStatus(request.checks());
+    this.checks = RpcChecks.toScala(request.checks());
+    this.checksStatus = RpcChecks.checksStatus(request.checks());
     this.timeout =
         request.timeout() != null ? request.timeout() : components.protocol().defaultTimeout();
     this.components = components;
