@@ -15,12 +15,6 @@ import protocols.core.HostAndPort;
 /** What every bench command shares: its frameworks, its output folder, one server JVM per framework. */
 final class Bench {
 
-  /** A bench command, as tests call it. */
-  @FunctionalInterface
-  interface Command {
-    Path run() throws Exception;
-  }
-
   /** A measurement against one framework's running server. */
   @FunctionalInterface
   interface Measurement<T> {

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import protocols.testkit.SystemProperties;
 
 /**
  * A seconds-long run of each bench command, so that they keep working; the real measurements are
@@ -17,25 +17,9 @@ class BenchSmokeTest {
 
   @TempDir Path out;
 
-  private static Path withProperties(Map<String, String> properties, Bench.Command command) throws Exception {
-    Map<String, String> previous = new HashMap<>();
-    properties.forEach((k, v) -> previous.put(k, System.setProperty(k, v)));
-    try {
-      return command.run();
-    } finally {
-      previous.forEach((k, v) -> {
-        if (v == null) {
-          System.clearProperty(k);
-        } else {
-          System.setProperty(k, v);
-        }
-      });
-    }
-  }
-
   @Test
   void overheadComparesTheBareLoopWithGatlingForGrpcAndRpcx() throws Exception {
-    Path results = withProperties(
+    Path results = SystemProperties.with(
         Map.of("frameworks", "grpc,rpcx", "levels", "5", "connections", "1", "warmup", "1", "hold", "2", "out", out.toString()),
         Overhead::execute);
 
@@ -46,7 +30,7 @@ class BenchSmokeTest {
 
   @Test
   void scaleSamplesTheInjectorAtTwoLevels() throws Exception {
-    Path results = withProperties(
+    Path results = SystemProperties.with(
         Map.of("frameworks", "grpc", "low", "2", "high", "20", "ramp", "1", "hold", "2", "out", out.toString()),
         Scale::execute);
 
@@ -57,7 +41,7 @@ class BenchSmokeTest {
 
   @Test
   void accuracyReportsLatencyBeyondTheServiceTime() throws Exception {
-    Path results = withProperties(
+    Path results = SystemProperties.with(
         Map.of("frameworks", "grpc", "level", "5", "serviceTime", "10ms", "hold", "2", "out", out.toString()),
         Accuracy::execute);
 

@@ -8,10 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.stream.Stream;
+import java.util.Objects;
+import benchmark.matrix.GatlingResults;
 import protocols.core.LatencyRecord;
 
 /**
@@ -43,30 +42,23 @@ public final class GatlingRun {
     Path results =
         Paths.get(System.getProperty("gatlingrpc.test.results", "target/gatling-it"))
             .resolve(simulation.getSimpleName() + "-" + System.nanoTime());
-    Map<String, String> previous = new HashMap<>();
-    properties.forEach((key, value) -> previous.put(key, System.setProperty(key, value)));
     long start = System.nanoTime();
+    String[] args =
+        reports
+            ? new String[] {"--simulation", simulation.getName(), "--results-folder", results.toAbsolutePath().toString()}
+            : new String[] {
+              "--simulation", simulation.getName(), "--results-folder", results.toAbsolutePath().toString(), "--no-reports"
+            };
     int exitCode;
     try {
-      String[] args =
-          reports
-              ? new String[] {"--simulation", simulation.getName(), "--results-folder", results.toAbsolutePath().toString()}
-              : new String[] {
-                "--simulation", simulation.getName(), "--results-folder", results.toAbsolutePath().toString(), "--no-reports"
-              };
-      exitCode = Gatling$.MODULE$.fromArgs(args);
-    } finally {
-      previous.forEach(
-          (key, value) -> {
-            if (value == null) {
-              System.clearProperty(key);
-            } else {
-              System.setProperty(key, value);
-            }
-          });
+      exitCode = SystemProperties.with(properties, () -> Gatling$.MODULE$.fromArgs(args));
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e); // fromArgs declares no checked exception
     }
     Duration wall = Duration.ofNanos(System.nanoTime() - start);
-    Path folder = newestFolder(results);
+    Path folder = Objects.requireNonNullElse(GatlingResults.newestRun(results), results);
     return new GatlingRun(exitCode, folder, wall, readRecord(folder));
   }
 
@@ -97,20 +89,6 @@ public final class GatlingRun {
   /** The KO messages of a request, joined, for assertions on their text. */
   public String errors(String name) {
     return request(name).path("errors").toString();
-  }
-
-  public boolean hasRecord() {
-    return record != null;
-  }
-
-  private static Path newestFolder(Path results) {
-    try (Stream<Path> runs = Files.list(results)) {
-      return runs.filter(Files::isDirectory)
-          .max(Comparator.comparingLong(p -> p.toFile().lastModified()))
-          .orElse(results);
-    } catch (IOException e) {
-      return results;
-    }
   }
 
   private static JsonNode readRecord(Path folder) {
