@@ -20,11 +20,6 @@ final class RpcxBareClient implements BareClient {
 
   private final List<RpcxConnection> connections = new ArrayList<>();
   private final AtomicInteger next = new AtomicInteger();
-  private final RpcxMessage request =
-      RpcxMessage.request("Hello", "Say")
-          .serializeType(SerializeType.PROTOBUF)
-          .payload(BenchmarkMessages.request().toByteArray())
-          .build();
 
   RpcxBareClient(HostAndPort target, int count) {
     for (int i = 0; i < count; i++) {
@@ -34,6 +29,12 @@ final class RpcxBareClient implements BareClient {
 
   @Override
   public CompletableFuture<Boolean> say() {
+    // encoded per call, as the rpcx protocol does with a message payload (and grpc-java's stub always does)
+    RpcxMessage request =
+        RpcxMessage.request("Hello", "Say")
+            .serializeType(SerializeType.PROTOBUF)
+            .payload(BenchmarkMessages.request().toByteArray())
+            .build();
     return connections
         .get(Math.floorMod(next.getAndIncrement(), connections.size()))
         .call(request, TIMEOUT)

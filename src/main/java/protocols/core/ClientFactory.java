@@ -8,7 +8,11 @@ package protocols.core;
  */
 public interface ClientFactory<P, C> {
 
-  C open(P protocol) throws Exception;
+  /**
+   * @param io Gatling's event loop this client should do its I/O on when its library allows it (see
+   *     {@link ClientIo}); ignored otherwise
+   */
+  C open(P protocol, ClientIo io) throws Exception;
 
   void close(C client) throws Exception;
 

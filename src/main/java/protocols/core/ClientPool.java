@@ -1,6 +1,13 @@
 package protocols.core;
 
+import io.gatling.core.session.Session;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +21,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The clients of one protocol in one simulation, laid out by its {@link ConnectionModel}. Clients are
  * opened on first use, so an unreachable target makes calls fail (KO) instead of the simulation.
+ *
+ * <p>Each client is offered one of Gatling's event loops for its I/O ({@link ClientIo}): a per-user
+ * client its user's loop; shared client {@code i} loop {@code i mod loops}, and a user is given the
+ * shared clients of its own loop when there are at least as many clients as loops. Clients that take
+ * the offer then answer on the thread their users already run on.
  */
 final class ClientPool<P, C> implements AutoCloseable {
 
@@ -38,25 +50,43 @@ final class ClientPool<P, C> implements AutoCloseable {
   private final ConnectionModel model;
   private final AtomicReferenceArray<C> shared;
   private final AtomicInteger next = new AtomicInteger();
+  private final List<EventLoop> loops = new ArrayList<>();
+  private final Map<EventLoop, Integer> loopIndex = new IdentityHashMap<>();
+  private final AtomicInteger[] nextOnLoop;
+  private final ChannelFactory<? extends SocketChannel> socketChannels;
   private final Map<Long, C> perUser = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  ClientPool(P protocol, ClientFactory<P, C> factory, ConnectionModel model) {
+  ClientPool(
+      P protocol,
+      ClientFactory<P, C> factory,
+      ConnectionModel model,
+      EventLoopGroup eventLoops,
+      ChannelFactory<? extends SocketChannel> socketChannels) {
     this.protocol = protocol;
     this.factory = factory;
     this.model = model;
     this.shared = new AtomicReferenceArray<>(model.perUserClients() ? 0 : model.sharedClients());
+    this.socketChannels = socketChannels;
+    for (EventExecutor executor : eventLoops) {
+      loopIndex.put((EventLoop) executor, loops.size());
+      loops.add((EventLoop) executor);
+    }
+    this.nextOnLoop = new AtomicInteger[loops.size()];
+    for (int i = 0; i < nextOnLoop.length; i++) {
+      nextOnLoop[i] = new AtomicInteger();
+    }
   }
 
-  C clientFor(long userId) throws Exception {
+  C clientFor(Session session) throws Exception {
     if (closed) {
       throw new IllegalStateException("the simulation is over: its clients are closed");
     }
-    return model.perUserClients() ? userClient(userId) : sharedClient();
+    return model.perUserClients() ? userClient(session) : sharedClient(session.eventLoop());
   }
 
-  private C sharedClient() throws Exception {
-    int slot = Math.floorMod(next.getAndIncrement(), shared.length());
+  private C sharedClient(EventLoop userLoop) throws Exception {
+    int slot = sharedSlot(userLoop);
     C client = shared.get(slot);
     if (client != null && factory.isUsable(client)) {
       return client;
@@ -69,13 +99,25 @@ final class ClientPool<P, C> implements AutoCloseable {
       if (current != null) {
         closeQuietly(current);
       }
-      C opened = factory.open(protocol);
+      C opened = factory.open(protocol, new ClientIo(loops.get(slot % loops.size()), socketChannels));
       shared.set(slot, opened);
       return opened;
     }
   }
 
-  private C userClient(long userId) throws Exception {
+  /** Round-robin over the clients on the user's loop, or over all of them when there are fewer than loops. */
+  private int sharedSlot(EventLoop userLoop) {
+    int clients = shared.length();
+    Integer loop = loopIndex.get(userLoop);
+    if (loop == null || clients < loops.size()) {
+      return Math.floorMod(next.getAndIncrement(), clients);
+    }
+    int onThisLoop = (clients - loop + loops.size() - 1) / loops.size();
+    return loop + loops.size() * Math.floorMod(nextOnLoop[loop].getAndIncrement(), onThisLoop);
+  }
+
+  private C userClient(Session session) throws Exception {
+    long userId = session.userId();
     C client = perUser.get(userId);
     if (client != null && factory.isUsable(client)) {
       return client;
@@ -85,7 +127,7 @@ final class ClientPool<P, C> implements AutoCloseable {
       closeQuietly(client);
     }
     // only this user's event loop asks for its client, so there is no race on the same key
-    C opened = factory.open(protocol);
+    C opened = factory.open(protocol, new ClientIo(session.eventLoop(), socketChannels));
     perUser.put(userId, opened);
     return opened;
   }

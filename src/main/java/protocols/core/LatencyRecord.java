@@ -39,6 +39,10 @@ import scala.runtime.BoxedUnit;
  * <p>At the end of the run it writes, into the Gatling run folder, {@value #LOG_FILE} (an HdrHistogram
  * interval log, one tagged interval per request name per second) and {@value #SUMMARY_FILE} (count, OK,
  * KO, throughput and min/mean/p50/p90/p99/p99.9/max per request name and for all).
+ *
+ * <p>It also samples this process's CPU time every second and shares each second's CPU among the
+ * request names by their calls in it: {@code cpuPerCall}, the injector's CPU microseconds per call, a
+ * cost that does not depend on what else runs on the machine (unlike throughput).
  */
 public final class LatencyRecord {
 
@@ -70,6 +74,7 @@ public final class LatencyRecord {
   private final ScheduledFuture<?> ticker;
   private volatile Path runFolder;
   private volatile long lastLookNanos = System.nanoTime() - 2_000_000_000L;
+  private long lastCpuNanos = ProcessCpu.nanos();
 
   private LatencyRecord(boolean enabled) {
     this.enabled = enabled;
@@ -164,6 +169,11 @@ public final class LatencyRecord {
 
   private synchronized void takeIntervals() {
     long now = System.currentTimeMillis();
+    long cpu = ProcessCpu.nanos();
+    long cpuSpent = cpu - lastCpuNanos;
+    lastCpuNanos = cpu;
+    Map<Series, Long> callsBySeries = new java.util.HashMap<>();
+    long calls = 0;
     for (Series s : series.values()) {
       Histogram interval = s.recorder.getIntervalHistogram();
       if (interval.getTotalCount() == 0) {
@@ -175,6 +185,11 @@ public final class LatencyRecord {
       s.intervalStart = now;
       s.total.add(interval);
       intervals.add(interval);
+      callsBySeries.put(s, interval.getTotalCount());
+      calls += interval.getTotalCount();
+    }
+    for (Map.Entry<Series, Long> entry : callsBySeries.entrySet()) {
+      entry.getKey().cpuNanos += (double) cpuSpent * entry.getValue() / calls;
     }
   }
 
@@ -225,6 +240,8 @@ public final class LatencyRecord {
       json.append("    ").append(quote(entry.getKey())).append(": ");
       stats(json, h, s.ok.sum(), s.ko.sum() + s.unsent.sum(), s.firstSent.get(), s.lastReceived.get());
       json.setLength(json.length() - 1);
+      json.append(String.format(Locale.ROOT, ", \"cpuPerCall\": %.2f",
+          h.getTotalCount() > 0 ? s.cpuNanos / 1000 / h.getTotalCount() : 0.0));
       json.append(", \"errors\": {");
       int e = 0;
       for (Map.Entry<String, LongAdder> error : new TreeMap<>(s.errors).entrySet()) {
@@ -290,6 +307,8 @@ public final class LatencyRecord {
     final AtomicLong firstSent = new AtomicLong(Long.MAX_VALUE);
     final AtomicLong lastReceived = new AtomicLong(Long.MIN_VALUE);
     long intervalStart = System.currentTimeMillis();
+    /** This process's CPU time in the seconds this name had calls, shared by calls (ticker thread only). */
+    double cpuNanos;
     final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
 
     Series(String name) {
@@ -303,6 +322,19 @@ public final class LatencyRecord {
         key = "(other messages)";
       }
       errors.computeIfAbsent(key, k -> new LongAdder()).increment();
+    }
+  }
+
+  /** This JVM's CPU time, all threads. */
+  static final class ProcessCpu {
+    private static final com.sun.management.OperatingSystemMXBean OS =
+        java.lang.management.ManagementFactory.getPlatformMXBean(
+            com.sun.management.OperatingSystemMXBean.class);
+
+    private ProcessCpu() {}
+
+    public static long nanos() {
+      return OS.getProcessCpuTime();
     }
   }
 

@@ -159,7 +159,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> implements Action {
     long sentNanos = System.nanoTime();
     CompletableFuture<Res> future;
     try {
-      C client = components.clientFor(session.userId());
+      C client = components.clientFor(session);
       future = call.send(client, request, new CallContext(javaSession, timeout));
       if (future == null) {
         throw new IllegalStateException("the framework adapter returned no future");

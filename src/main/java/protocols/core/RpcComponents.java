@@ -1,7 +1,10 @@
 package protocols.core;
 
+import io.gatling.core.CoreComponents;
+import io.gatling.core.config.NettyConfiguration;
 import io.gatling.core.protocol.ProtocolComponents;
 import io.gatling.core.session.Session;
+import io.gatling.netty.util.Transports;
 import scala.Function1;
 import scala.runtime.BoxedUnit;
 
@@ -11,17 +14,25 @@ public final class RpcComponents<P extends RpcProtocol, C> implements ProtocolCo
   private final P protocol;
   private final ClientPool<P, C> clients;
 
-  RpcComponents(P protocol, ClientFactory<P, C> factory) {
+  RpcComponents(P protocol, ClientFactory<P, C> factory, CoreComponents core) {
     this.protocol = protocol;
-    this.clients = new ClientPool<>(protocol, factory, protocol.connectionModel());
+    NettyConfiguration netty = core.configuration().netty();
+    this.clients =
+        new ClientPool<>(
+            protocol,
+            factory,
+            protocol.connectionModel(),
+            core.eventLoopGroup(),
+            // the socket type Gatling's loops were built for, as Gatling's HTTP client picks it
+            Transports.newSocketChannelFactory(netty.useNativeTransport(), netty.useIoUring()));
   }
 
   public P protocol() {
     return protocol;
   }
 
-  C clientFor(long userId) throws Exception {
-    return clients.clientFor(userId);
+  C clientFor(Session session) throws Exception {
+    return clients.clientFor(session);
   }
 
   @Override

@@ -51,7 +51,7 @@ public final class RpcProtocolKey<P extends RpcProtocol, C>
   @Override
   public Function1<P, RpcComponents<P, C>> newComponents(CoreComponents coreComponents) {
     return protocol -> {
-      RpcComponents<P, C> components = new RpcComponents<>(protocol, clients);
+      RpcComponents<P, C> components = new RpcComponents<>(protocol, clients, coreComponents);
       coreComponents
           .actorSystem()
           .registerOnTermination(

@@ -1,12 +1,13 @@
 package protocols.dubbo;
 
 import protocols.core.ClientFactory;
+import protocols.core.ClientIo;
 
 /** Opens and closes the Dubbo clients of a {@link DubboProtocol}. */
 final class DubboClients implements ClientFactory<DubboProtocol, DubboClient> {
 
   @Override
-  public DubboClient open(DubboProtocol protocol) {
+  public DubboClient open(DubboProtocol protocol, ClientIo io) { // Dubbo brings its own Netty threads
     return protocol.consumer.openClient();
   }
 

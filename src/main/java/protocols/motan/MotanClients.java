@@ -1,12 +1,13 @@
 package protocols.motan;
 
 import protocols.core.ClientFactory;
+import protocols.core.ClientIo;
 
 /** Opens and closes the {@link MotanClient}s of a {@link MotanProtocol}. */
 final class MotanClients implements ClientFactory<MotanProtocol, MotanClient> {
 
   @Override
-  public MotanClient open(MotanProtocol protocol) {
+  public MotanClient open(MotanProtocol protocol, ClientIo io) { // Motan brings its own Netty threads
     // cheap: its referers are made by the first call of each service, on a sender thread
     return new MotanClient(protocol);
   }

@@ -1,14 +1,16 @@
 package protocols.rpcx;
 
 import protocols.core.ClientFactory;
+import protocols.core.ClientIo;
 import protocols.rpcx.client.RpcxConnection;
 
 /** Opens the connections of an {@link RpcxProtocol}: one per client of the connection model. */
 final class RpcxClients implements ClientFactory<RpcxProtocol, RpcxConnection> {
 
   @Override
-  public RpcxConnection open(RpcxProtocol protocol) {
-    return RpcxConnection.open(protocol.client); // connects in the background
+  public RpcxConnection open(RpcxProtocol protocol, ClientIo io) {
+    // connects in the background, on Gatling's loop: replies come back on the users' own thread
+    return RpcxConnection.open(protocol.client, io.eventLoop(), io.socketChannels());
   }
 
   @Override

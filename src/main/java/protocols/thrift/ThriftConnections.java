@@ -1,6 +1,7 @@
 package protocols.thrift;
 
 import protocols.core.ClientFactory;
+import protocols.core.ClientIo;
 
 /**
  * Opens the connection pools of a {@link ThriftProtocol}. Opening a pool opens no socket: connections
@@ -9,7 +10,7 @@ import protocols.core.ClientFactory;
 final class ThriftConnections implements ClientFactory<ThriftProtocol, ThriftPool> {
 
   @Override
-  public ThriftPool open(ThriftProtocol protocol) throws Exception {
+  public ThriftPool open(ThriftProtocol protocol, ClientIo io) throws Exception { // libthrift runs its own selector threads
     return new ThriftPool(protocol, protocol.runtime.acquire(), protocol.poolSize());
   }
 

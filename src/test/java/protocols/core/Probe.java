@@ -56,7 +56,7 @@ public final class Probe {
           "probe",
           new ClientFactory<>() {
             @Override
-            public Client open(ProbeProtocol protocol) {
+            public Client open(ProbeProtocol protocol, ClientIo io) {
               opened.incrementAndGet();
               return new Client();
             }

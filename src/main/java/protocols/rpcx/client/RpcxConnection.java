@@ -2,10 +2,12 @@ package protocols.rpcx.client;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -51,13 +53,14 @@ public final class RpcxConnection implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicReference<>();
   private volatile ScheduledFuture<?> heartbeats;
 
-  private RpcxConnection(RpcxClientSettings settings) {
+  private RpcxConnection(
+      RpcxClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets) {
     this.settings = settings;
     this.address = settings.target().toString();
     this.connected =
         new Bootstrap()
-            .group(RpcxEventLoops.GROUP)
-            .channel(NioSocketChannel.class)
+            .group(loops)
+            .channelFactory(sockets)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)
             .option(
@@ -87,7 +90,16 @@ public final class RpcxConnection implements AutoCloseable {
 
   /** Starts connecting to the settings' target and returns at once. */
   public static RpcxConnection open(RpcxClientSettings settings) {
-    return new RpcxConnection(settings);
+    return new RpcxConnection(settings, RpcxEventLoops.GROUP, NioSocketChannel::new);
+  }
+
+  /**
+   * Starts connecting on the caller's event loop(s): calls made from that loop are written and
+   * answered on it, without a thread hop.
+   */
+  public static RpcxConnection open(
+      RpcxClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets) {
+    return new RpcxConnection(settings, loops, sockets);
   }
 
   /** False once the connection failed or closed: then it only fails calls. */
