@@ -22,13 +22,22 @@ public final class Probe {
 
   public static final AtomicInteger opened = new AtomicInteger();
   public static final AtomicInteger closed = new AtomicInteger();
+  /** Calls sent from another thread than the event loop their client was given (a thread hop). */
+  public static final AtomicInteger callsOffTheirClientsLoop = new AtomicInteger();
 
   public static void resetCounters() {
     opened.set(0);
     closed.set(0);
+    callsOffTheirClientsLoop.set(0);
   }
 
-  public static final class Client {}
+  public static final class Client {
+    final ClientIo io;
+
+    Client(ClientIo io) {
+      this.io = io;
+    }
+  }
 
   public static final class ProbeProtocol implements RpcProtocol {
     final Duration timeout;
@@ -58,7 +67,7 @@ public final class Probe {
             @Override
             public Client open(ProbeProtocol protocol, ClientIo io) {
               opened.incrementAndGet();
-              return new Client();
+              return new Client(io);
             }
 
             @Override
@@ -100,7 +109,12 @@ public final class Probe {
 
     @Override
     protected RpcCall<Client, String, String> call(ProbeProtocol protocol) {
-      return (client, request, context) -> answer.apply(request, context.session());
+      return (client, request, context) -> {
+        if (!client.io.eventLoop().inEventLoop()) {
+          callsOffTheirClientsLoop.incrementAndGet();
+        }
+        return answer.apply(request, context.session());
+      };
     }
   }
 }

@@ -350,6 +350,40 @@ class RpcActionTest {
     assertEquals(10, closedWithin(Duration.ofSeconds(5)), "each user's client closed (off the event loop)");
   }
 
+  @Test
+  void aPerUserClientIsGivenItsUsersOwnEventLoop() {
+    ProbeSimulation.define(
+        sim ->
+            sim.setUp(
+                    scenario("per user")
+                        .repeat(5)
+                        .on(exec(probe("call").payload("x").answer((req, s) -> CompletableFuture.completedFuture(req))))
+                        .injectOpen(atOnceUsers(12)))
+                .protocols(Probe.protocol(Duration.ofSeconds(1), ConnectionModel.perUser())));
+
+    run();
+
+    assertEquals(12, Probe.opened.get());
+    assertEquals(0, Probe.callsOffTheirClientsLoop.get(), "every call sent on the loop its client runs on");
+  }
+
+  @Test
+  void usersAreGivenTheSharedClientsOfTheirOwnEventLoop() {
+    // more clients than Gatling has event loops, so that every loop has some
+    ProbeSimulation.define(
+        sim ->
+            sim.setUp(
+                    scenario("shared")
+                        .repeat(5)
+                        .on(exec(probe("call").payload("x").answer((req, s) -> CompletableFuture.completedFuture(req))))
+                        .injectOpen(atOnceUsers(40)))
+                .protocols(Probe.protocol(Duration.ofSeconds(1), ConnectionModel.shared(64))));
+
+    run();
+
+    assertEquals(0, Probe.callsOffTheirClientsLoop.get(), "every call sent on the loop its client runs on");
+  }
+
   private static int closedWithin(Duration limit) throws InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     while (Probe.closed.get() < Probe.opened.get() && System.nanoTime() < deadline) {
