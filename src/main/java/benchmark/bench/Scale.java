@@ -19,8 +19,10 @@ import protocols.core.HostAndPort;
 
 /**
  * Can the injector hold the seed's top level? For each framework: 100 users, then 5000, each for
- * {@code -Dhold} (default 60 s), one connection per user, against the server in its own JVM; the
- * injector's heap after GC, threads and open file descriptors are sampled every 2 s.
+ * {@code -Dhold} (default 60 s), against the server in its own JVM; the injector's heap after GC,
+ * threads and open file descriptors are sampled every 2 s. Connections: each simulation's own default
+ * (one per user, as the seed's clients; Dubbo one shared, as Dubbo's consumers and the seed's Dubbo
+ * client), or {@code -Dconnections=per-user|N} for all.
  *
  * <pre>mvn test-compile exec:java@scale -Dframeworks=grpc,rpcx -Dhold=60s</pre>
  */
@@ -45,16 +47,19 @@ public final class Scale {
     int high = Integer.parseInt(System.getProperty("high", "5000"));
     Duration hold = Durations.parse(System.getProperty("hold", "60s"), "-Dhold");
     Duration ramp = Durations.parse(System.getProperty("ramp", "10s"), "-Dramp");
+    String connections = System.getProperty("connections");
     Path out = Bench.out("scale");
     Jvms jvms = new Jvms();
     List<Row> rows = Bench.eachFramework(jvms, frameworks, out, "4g", List.of(),
-        (framework, target, dir) -> run(jvms, framework, target, low, high, ramp, hold, dir),
+        (framework, target, dir) -> run(jvms, framework, target, low, high, ramp, hold, connections, dir),
         (framework, reason) -> new Row(framework.id(), 0, 0, 0, 0, 0, 0, 0, reason));
     new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(out.resolve("scale.json").toFile(), rows);
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
-        "%d then %d concurrent users, %s each (ramp %s), one connection per user, server in its own JVM; injector -Xmx2g; %d cores.%n%n"
+        "%d then %d concurrent users, %s each (ramp %s), %s, server in its own JVM; injector -Xmx2g; %d cores.%n%n"
             + "| framework | calls | success %% | calls/s | threads at %d | threads at %d | max open fds | max heap after GC (MiB) |%n|---|---|---|---|---|---|---|---|%n",
-        low, high, Durations.format(hold), Durations.format(ramp), Runtime.getRuntime().availableProcessors(), low, high));
+        low, high, Durations.format(hold), Durations.format(ramp),
+        connections == null ? "each simulation's default connections (one per user; Dubbo one shared)" : "-Dconnections=" + connections,
+        Runtime.getRuntime().availableProcessors(), low, high));
     for (Row r : rows) {
       md.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.0f | %d | %d | %d | %d |%s%n", r.framework(), r.calls(), r.successPercent(),
           r.throughput(), r.threadsAtLow(), r.threadsAtHigh(), r.maxFds(), r.maxHeapAfterGcMiB(), r.problem() == null ? "" : " " + r.problem()));
@@ -64,11 +69,14 @@ public final class Scale {
     return out;
   }
 
-  static Row run(Jvms jvms, Framework framework, HostAndPort target, int low, int high, Duration ramp, Duration hold, Path dir)
-      throws IOException, InterruptedException {
+  static Row run(Jvms jvms, Framework framework, HostAndPort target, int low, int high, Duration ramp, Duration hold,
+      String connections, Path dir) throws IOException, InterruptedException {
     Path gcLog = dir.resolve("gc.log");
-    List<String> props = List.of("-Dtarget=" + target, "-Dlevels=" + low + "," + high, "-Dramp=" + ramp.toMillis() + "ms",
-        "-Dhold=" + hold.toMillis() + "ms", "-Dconnections=per-user", "-Xlog:gc:file=" + gcLog);
+    List<String> props = new java.util.ArrayList<>(List.of("-Dtarget=" + target, "-Dlevels=" + low + "," + high,
+        "-Dramp=" + ramp.toMillis() + "ms", "-Dhold=" + hold.toMillis() + "ms", "-Xlog:gc:file=" + gcLog));
+    if (connections != null) {
+      props.add("-Dconnections=" + connections);
+    }
     Process gatling = jvms.startGatling("2g", props, framework.simulationClass(), dir.resolve("gatling"), dir.resolve("gatling.log"));
     long start = System.nanoTime();
     long lowEnds = ramp.plus(hold).toNanos();
