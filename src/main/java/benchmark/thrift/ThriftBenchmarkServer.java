@@ -7,7 +7,9 @@ import benchmark.ServiceTime;
 import benchmark.thrift.gen.BenchmarkMessage;
 import benchmark.thrift.gen.Greeter;
 import java.net.InetSocketAddress;
+import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,10 +29,14 @@ import org.apache.thrift.transport.TTransportException;
  * <p>Worker threads: none (the seed had 512 on 24 cores): calls are decoded, answered and encoded on
  * the 2 selector threads. On 2 cores that is the efficient choice: the handler never blocks (it is
  * asynchronous and its service time runs on a timer), so a worker pool would only add a hand-off and
- * context switches per call. It also keeps Thrift 0.17's selector "epoll bug" detector quiet: every
- * reply a worker thread hands back wakes the selector, and 513 wake-ups in a row with no socket ready
- * make it rebuild its selector, which re-registers only the ready connections and silently orphans all
- * the others (their calls never get an answer; seen at 5000 users, see docs/thrift.md).
+ * context switches per call.
+ *
+ * <p>Thrift 0.17's selector threads carry a detector for an old JDK "epoll bug" (THRIFT-4251): 513
+ * wake-ups with no socket ready within a second make a selector thread rebuild its selector, and the
+ * rebuild re-registers only the connections ready at that instant, silently orphaning all others:
+ * their calls are never answered. Any rush of connections sets it off (each accepted connection wakes
+ * a selector), as do replies handed back by other threads. The bug it works around was fixed in the JDK
+ * long ago, so this server turns the detector off ({@link SelectorsThatKeepTheirConnections}).
  *
  * <p>As its own process: {@code mvn -q compile exec:java -Dexec.mainClass=benchmark.thrift.ThriftBenchmarkServer
  * -Dexec.args="--port 9090 --service-time 0"}, or embedded by {@link #start}.
@@ -70,7 +76,7 @@ public final class ThriftBenchmarkServer implements BenchmarkServer {
             .executorService(new InlineExecutor())
             .protocolFactory(new TBinaryProtocol.Factory())
             .processor(new Greeter.AsyncProcessor<>(new GreeterService(serviceTime)));
-    TServer server = new TThreadedSelectorServer(args);
+    TServer server = new SelectorsThatKeepTheirConnections(args);
     Thread serving = new Thread(server::serve, "thrift-benchmark-server");
     serving.setDaemon(true);
     serving.start();
@@ -96,6 +102,43 @@ public final class ThriftBenchmarkServer implements BenchmarkServer {
     server.stop();
     serving.join(TimeUnit.SECONDS.toMillis(5));
     socket.close();
+  }
+
+  /**
+   * A TThreadedSelectorServer whose selector threads never rebuild their selector (see the class
+   * comment). Its threshold is a private field of libthrift's, set here between the creation of the
+   * selector threads and their start: if a libthrift version lacks it, the server refuses to start.
+   */
+  static final class SelectorsThatKeepTheirConnections extends TThreadedSelectorServer {
+    static final String THRESHOLD_FIELD = "SELECTOR_AUTO_REBUILD_THRESHOLD";
+
+    SelectorsThatKeepTheirConnections(Args args) {
+      super(args);
+    }
+
+    @Override
+    protected SelectorThreadLoadBalancer createSelectorThreadLoadBalancer(
+        Collection<? extends SelectorThread> threads) {
+      for (SelectorThread thread : threads) {
+        neverRebuild(thread);
+      }
+      return super.createSelectorThreadLoadBalancer(threads);
+    }
+
+    static void neverRebuild(SelectorThread thread) {
+      try {
+        Field threshold = SelectorThread.class.getDeclaredField(THRESHOLD_FIELD);
+        threshold.setAccessible(true);
+        threshold.setInt(thread, Integer.MAX_VALUE);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        throw new IllegalStateException(
+            "cannot turn off libthrift's selector rebuild (field SelectorThread."
+                + THRESHOLD_FIELD
+                + " of libthrift 0.17): this libthrift differs, check THRIFT-4251's rebuild before"
+                + " benchmarking with it",
+            e);
+      }
+    }
   }
 
   /** Runs each call where it is handed over: on the selector thread. */

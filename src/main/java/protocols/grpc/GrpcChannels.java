@@ -4,12 +4,23 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import java.io.File;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import protocols.core.ClientFactory;
 import protocols.core.ClientIo;
 
 /** Opens the channels of a {@link GrpcProtocol}. */
 final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> {
+
+  private static final Executor OFFLOAD =
+      Executors.newFixedThreadPool(
+          2,
+          runnable -> {
+            Thread thread = new Thread(runnable, "grpc-channel-offload");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   @Override
   public ManagedChannel open(GrpcProtocol protocol, ClientIo io) throws Exception {
@@ -20,7 +31,10 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
             // virtual user is written, answered and checked on that user's thread, with no hop
             .eventLoopGroup(io.eventLoop())
             .channelFactory(io.socketChannels())
-            .directExecutor();
+            .directExecutor()
+            // name resolution and the like: bounded, or 5000 channels opening at once grow gRPC's
+            // cached thread pool with the users
+            .offloadExecutor(OFFLOAD);
     if (protocol.trustedCaFile == null) {
       builder.usePlaintext();
     } else {

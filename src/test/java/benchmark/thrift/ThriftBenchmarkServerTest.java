@@ -36,6 +36,32 @@ class ThriftBenchmarkServerTest {
   }
 
   @Test
+  void everyConnectionOfAThousandsStrongRushIsAnswered() throws Exception {
+    // thousands of users connecting within a second wake the selectors more than 512 times with no
+    // socket ready: libthrift 0.17 then rebuilds its selectors and used to orphan every idle connection
+    int connections = 2000;
+    java.util.List<TFramedTransport> transports = new java.util.ArrayList<>();
+    try (ThriftBenchmarkServer server = ThriftBenchmarkServer.start("127.0.0.1", 0, Duration.ZERO)) {
+      for (int i = 0; i < connections; i++) {
+        TSocket socket = new TSocket("127.0.0.1", server.port());
+        socket.setTimeout(3_000);
+        TFramedTransport transport = new TFramedTransport(socket);
+        transport.open();
+        transports.add(transport);
+      }
+      for (int i = 0; i < transports.size(); i++) {
+        try {
+          new Greeter.Client(new TBinaryProtocol(transports.get(i))).say(ThriftBenchmarkMessages.request());
+        } catch (org.apache.thrift.TException e) {
+          fail("connection " + (i + 1) + " of " + connections + " got no answer: " + e);
+        }
+      }
+    } finally {
+      transports.forEach(TFramedTransport::close);
+    }
+  }
+
+  @Test
   void theServiceTimeDelaysEveryReply() throws Exception {
     try (ThriftBenchmarkServer server =
         ThriftBenchmarkServer.start("127.0.0.1", 0, Duration.ofMillis(150))) {
