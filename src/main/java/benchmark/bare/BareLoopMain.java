@@ -28,14 +28,15 @@ public final class BareLoopMain {
     return switch (framework) {
       case "grpc" -> connections -> new GrpcBareClient(target, connections);
       case "rpcx" -> connections -> new RpcxBareClient(target, connections);
+      case "thrift" -> new ThriftBareClient.Selectors(target);
       default -> throw new IllegalArgumentException(
-          "no bare loop for framework '" + framework + "'; expected grpc or rpcx");
+          "no bare loop for framework '" + framework + "'; expected grpc, rpcx or thrift");
     };
   }
 
   public static void main(String[] args) throws Exception {
     if (args.length != 7) {
-      System.err.println("usage: BareLoopMain <grpc|rpcx> <host:port> <concurrency> <N|per-user> <warmup> <duration> <out.json>");
+      System.err.println("usage: BareLoopMain <grpc|rpcx|thrift> <host:port> <concurrency> <N|per-user> <warmup> <duration> <out.json>");
       System.exit(2);
     }
     HostAndPort target = HostAndPort.parse(args[1], "target");
