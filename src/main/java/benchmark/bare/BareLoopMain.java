@@ -29,14 +29,15 @@ public final class BareLoopMain {
       case "grpc" -> connections -> new GrpcBareClient(target, connections);
       case "rpcx" -> connections -> new RpcxBareClient(target, connections);
       case "thrift" -> new ThriftBareClient.Selectors(target);
+      case "dubbo" -> new DubboBareClient.Consumer(target);
       default -> throw new IllegalArgumentException(
-          "no bare loop for framework '" + framework + "'; expected grpc, rpcx or thrift");
+          "no bare loop for framework '" + framework + "'; expected grpc, rpcx, thrift or dubbo");
     };
   }
 
   public static void main(String[] args) throws Exception {
     if (args.length != 7) {
-      System.err.println("usage: BareLoopMain <grpc|rpcx|thrift> <host:port> <concurrency> <N|per-user> <warmup> <duration> <out.json>");
+      System.err.println("usage: BareLoopMain <grpc|rpcx|thrift|dubbo> <host:port> <concurrency> <N|per-user> <warmup> <duration> <out.json>");
       System.exit(2);
     }
     HostAndPort target = HostAndPort.parse(args[1], "target");
