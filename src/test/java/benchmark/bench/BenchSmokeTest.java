@@ -29,6 +29,17 @@ class BenchSmokeTest {
   }
 
   @Test
+  void overheadComparesTheBareLoopWithGatlingForThriftDubboAndMotan() throws Exception {
+    Path results = SystemProperties.with(
+        Map.of("frameworks", "thrift,dubbo,motan", "levels", "5", "warmup", "0", "hold", "2", "out", out.toString()),
+        Overhead::execute);
+
+    String table = Files.readString(results.resolve("overhead.md"));
+    assertTrue(table.contains("| thrift | 5 | per-user |") && table.contains("| dubbo | 5 | 4 |") && table.contains("| motan | 5 | 4 |"), table);
+    assertFalse(table.contains("wrote no") || table.contains("KO:"), table);
+  }
+
+  @Test
   void scaleSamplesTheInjectorAtTwoLevels() throws Exception {
     Path results = SystemProperties.with(
         Map.of("frameworks", "grpc", "low", "2", "high", "20", "ramp", "1", "hold", "2", "out", out.toString()),
