@@ -72,7 +72,10 @@ public final class BareLoop {
     return new Result(ok.sum(), ko.sum(), seconds > 0 ? histogram.getTotalCount() / seconds : 0, histogram);
   }
 
-  /** The chain's next calls. One that completes at once (a broken connection) is counted here, not in a callback: the stack must not grow with them. */
+  /**
+   * The chain's next calls. One that completes at once (a broken connection) is counted here rather
+   * than in a callback, so that a run of them does not grow the stack.
+   */
   private void next(BareClient client) {
     while (true) {
       long sent = System.nanoTime();
