@@ -1,11 +1,13 @@
 package benchmark.bare;
 
 import benchmark.Durations;
+import benchmark.LoadSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
+import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
 
 /**
@@ -13,37 +15,53 @@ import protocols.core.HostAndPort;
  * {@code rpc-latency.json}, so that both read alike:
  *
  * <pre>java -cp ... benchmark.bare.BareLoopMain grpc 127.0.0.1:50051 &lt;concurrency> &lt;connections> &lt;warmup> &lt;duration> &lt;out.json></pre>
+ *
+ * {@code <connections>} reads as a simulation's {@code -Dconnections}: N shared by every chain, or
+ * {@code per-user} for one of its own per chain.
  */
 public final class BareLoopMain {
 
   private BareLoopMain() {}
 
-  /** A framework's bare client, by framework id. */
-  static BareClient open(String framework, HostAndPort target, int connections) throws Exception {
+  /** A framework's bare clients against {@code target}, by framework id. */
+  static BareClients open(String framework, HostAndPort target) throws Exception {
     return switch (framework) {
-      case "grpc" -> new GrpcBareClient(target, connections);
-      case "rpcx" -> new RpcxBareClient(target, connections);
-      default -> throw new IllegalArgumentException("no bare loop for framework '" + framework + "' yet; expected grpc or rpcx");
+      case "grpc" -> connections -> new GrpcBareClient(target, connections);
+      case "rpcx" -> connections -> new RpcxBareClient(target, connections);
+      case "thrift" -> new ThriftBareClient.Selectors(target);
+      case "dubbo" -> new DubboBareClient.Consumer(target);
+      case "motan" -> new MotanBareClient.Callers(target);
+      default -> throw new IllegalArgumentException(
+          "no bare loop for framework '" + framework + "'; expected grpc, rpcx, thrift, dubbo or motan");
     };
   }
 
   public static void main(String[] args) throws Exception {
     if (args.length != 7) {
-      System.err.println("usage: BareLoopMain <framework> <host:port> <concurrency> <connections> <warmup> <duration> <out.json>");
+      System.err.println("usage: BareLoopMain <grpc|rpcx|thrift|dubbo|motan> <host:port> <concurrency> <N|per-user> <warmup> <duration> <out.json>");
       System.exit(2);
     }
     HostAndPort target = HostAndPort.parse(args[1], "target");
     int concurrency = Integer.parseInt(args[2]);
-    int connections = Integer.parseInt(args[3]);
+    ConnectionModel connections = connections(args[3]);
     Duration warmup = Durations.parse(args[4], "warmup");
     Duration duration = Durations.parse(args[5], "duration");
     BareLoop.Result result;
-    try (BareClient client = open(args[0], target, connections)) {
-      result = new BareLoop(client).run(concurrency, warmup, duration);
+    try (BareClients clients = open(args[0], target)) {
+      result = new BareLoop(clients, connections).run(concurrency, warmup, duration);
     }
     Files.writeString(Path.of(args[6]), json(result));
     System.out.printf(Locale.ROOT, "bare %s: %d OK, %d KO, %.0f calls/s%n", args[0], result.ok(), result.ko(), result.throughput());
     System.exit(0);
+  }
+
+  static ConnectionModel connections(String text) {
+    try {
+      return LoadSettings.parseConnections(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "<connections> " + text + ": expected per-user or a positive number of shared connections");
+    }
   }
 
   static String json(BareLoop.Result r) {

@@ -24,7 +24,11 @@ import protocols.core.LatencyRecord;
  * asynchronous loop on the client library (the limit), the Gatling protocol, and the Gatling protocol
  * with the microsecond record turned off (what recording costs). Same connections, same durations.
  *
- * <pre>mvn test-compile exec:java@overhead -Dframeworks=grpc -Dlevels=100,1000 -Dconnections=4</pre>
+ * <pre>mvn test-compile exec:java@overhead -Dframeworks=grpc,thrift -Dlevels=100,1000 [-Dconnections=4|per-user]</pre>
+ *
+ * Connections: {@code -Dconnections} for every framework if given; else one per user for Thrift (a
+ * Thrift connection carries one call at a time: with fewer, users wait in line for one) and 4 shared for
+ * the others.
  *
  * Writes {@code overhead.md} and {@code overhead.json} into {@code -Dout} (default bench/results/overhead-<stamp>).
  */
@@ -35,7 +39,7 @@ public final class Overhead {
 
   /** One level of one framework: calls/s and latencies (µs) of each way of calling. */
   public record Row(
-      String framework, int level, double bareThroughput, double gatlingThroughput, double ratio,
+      String framework, int level, String connections, double bareThroughput, double gatlingThroughput, double ratio,
       long bareP50, long gatlingP50, long bareP99, long gatlingP99,
       double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem) {}
 
@@ -48,7 +52,10 @@ public final class Overhead {
   public static Path execute() throws Exception {
     List<Framework> frameworks = Bench.frameworks("grpc");
     List<Integer> levels = LoadSettings.parseLevels(System.getProperty("levels", "100,1000"));
-    int connections = Integer.parseInt(System.getProperty("connections", "4"));
+    String connectionsProperty = System.getProperty("connections");
+    if (connectionsProperty != null) {
+      LoadSettings.parseConnections(connectionsProperty); // validates
+    }
     Duration warmup = Durations.parse(System.getProperty("warmup", "5s"), "-Dwarmup");
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
     Path out = Bench.out("overhead");
@@ -56,28 +63,38 @@ public final class Overhead {
     List<Row> rows = new ArrayList<>();
     Bench.eachFramework(jvms, frameworks, out, "2g", List.of(),
         (framework, target, dir) -> {
+          String connections = connections(framework, connectionsProperty);
           for (int level : levels) {
             rows.add(measure(jvms, framework, target, level, connections, warmup, hold, dir.resolve(String.valueOf(level))));
           }
           return framework.id() + " measured";
         },
         (framework, reason) -> {
-          levels.forEach(level -> rows.add(new Row(framework.id(), level, 0, 0, 0, 0, 0, 0, 0, 0, 0, reason)));
+          String connections = connections(framework, connectionsProperty);
+          levels.forEach(level -> rows.add(new Row(framework.id(), level, connections, 0, 0, 0, 0, 0, 0, 0, 0, 0, reason)));
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("overhead.json").toFile(), rows);
-    Files.writeString(out.resolve("overhead.md"), markdown(rows, connections, warmup, hold));
+    Files.writeString(out.resolve("overhead.md"), markdown(rows, warmup, hold));
     System.out.println(Files.readString(out.resolve("overhead.md")));
     return out;
   }
 
-  static Row measure(Jvms jvms, Framework framework, HostAndPort target, int level, int connections, Duration warmup, Duration hold, Path dir)
+  /** {@code -Dconnections} if given; else one per user for Thrift, whose connections carry one call at a time, and 4 shared for the others. */
+  static String connections(Framework framework, String property) {
+    if (property != null) {
+      return property.trim();
+    }
+    return framework.id().equals("thrift") ? "per-user" : "4";
+  }
+
+  static Row measure(Jvms jvms, Framework framework, HostAndPort target, int level, String connections, Duration warmup, Duration hold, Path dir)
       throws IOException, InterruptedException {
     Files.createDirectories(dir);
     Duration limit = warmup.plus(hold).plusSeconds(180);
     Path bareJson = dir.resolve("bare.json");
     Process bare = jvms.start(List.of("-Xmx2g"), "benchmark.bare.BareLoopMain",
-        List.of(framework.id(), target.toString(), String.valueOf(level), String.valueOf(connections),
+        List.of(framework.id(), target.toString(), String.valueOf(level), connections,
             warmup.toMillis() + "ms", hold.toMillis() + "ms", bareJson.toString()), dir.resolve("bare.log"));
     Jvms.await(bare, limit);
     List<String> props = List.of("-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0", "-Dwarmup=" + warmup.toMillis() + "ms",
@@ -89,13 +106,22 @@ public final class Overhead {
 
     JsonNode b = GatlingResults.measuredIn(bareJson);
     JsonNode g = GatlingResults.measured(GatlingResults.newestRun(dir.resolve("gatling")));
-    String problem = b == null ? "bare loop wrote no result" + Jvms.tail(dir.resolve("bare.log")) : g == null ? "Gatling wrote no record" + Jvms.tail(dir.resolve("gatling.log")) : null;
+    String problem = b == null ? "bare loop wrote no result" + Jvms.tail(dir.resolve("bare.log"))
+        : g == null ? "Gatling wrote no record" + Jvms.tail(dir.resolve("gatling.log"))
+        : failedCalls(b, g);
     double bt = b == null ? 0 : b.get("throughput").asDouble();
     double gt = g == null ? 0 : g.get("throughput").asDouble();
-    return new Row(framework.id(), level, bt, gt, bt > 0 ? gt / bt : 0,
+    return new Row(framework.id(), level, connections, bt, gt, bt > 0 ? gt / bt : 0,
         b == null ? 0 : b.get("p50").asLong(), g == null ? 0 : g.get("p50").asLong(),
         b == null ? 0 : b.get("p99").asLong(), g == null ? 0 : g.get("p99").asLong(),
         consoleRps(dir.resolve("gatling.log")), consoleRps(dir.resolve("gatling-record-off.log")), problem);
+  }
+
+  /** Null when every measured call was OK, both ways; else how many were not. */
+  static String failedCalls(JsonNode bare, JsonNode gatling) {
+    long bareKo = bare.path("ko").asLong();
+    long gatlingKo = gatling.path("ko").asLong();
+    return bareKo == 0 && gatlingKo == 0 ? null : "KO: bare " + bareKo + ", Gatling " + gatlingKo;
   }
 
   /** Gatling's own "mean throughput (rps)" of the whole run (warm-up included, same for both runs). */
@@ -112,16 +138,17 @@ public final class Overhead {
     }
   }
 
-  static String markdown(List<Row> rows, int connections, Duration warmup, Duration hold) {
+  static String markdown(List<Row> rows, Duration warmup, Duration hold) {
     StringBuilder md = new StringBuilder();
     md.append(String.format(Locale.ROOT,
-        "Closed loop, %d shared connections, warm-up %s excluded, %s measured; server in its own JVM; %d cores.%n%n",
-        connections, Durations.format(warmup), Durations.format(hold), Runtime.getRuntime().availableProcessors()));
-    md.append("| framework | users | bare calls/s | Gatling calls/s | Gatling / bare | bare p50 µs | Gatling p50 µs | bare p99 µs | Gatling p99 µs | record on / off (Gatling rps) |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        "Closed loop; connections: N shared by all users, or one per user; warm-up %s excluded, %s measured;"
+            + " server in its own JVM; %d cores.%n%n",
+        Durations.format(warmup), Durations.format(hold), Runtime.getRuntime().availableProcessors()));
+    md.append("| framework | users | connections | bare calls/s | Gatling calls/s | Gatling / bare | bare p50 µs | Gatling p50 µs | bare p99 µs | Gatling p99 µs | record on / off (Gatling rps) |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | **%.2f** | %d | %d | %d | %d | %.2f |%s%n",
-          r.framework(), r.level(), r.bareThroughput(), r.gatlingThroughput(), r.ratio(), r.bareP50(), r.gatlingP50(),
+      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %.0f | %.0f | **%.2f** | %d | %d | %d | %d | %.2f |%s%n",
+          r.framework(), r.level(), r.connections(), r.bareThroughput(), r.gatlingThroughput(), r.ratio(), r.bareP50(), r.gatlingP50(),
           r.bareP99(), r.gatlingP99(), r.gatlingConsoleRpsRecordOff() > 0 ? r.gatlingConsoleRps() / r.gatlingConsoleRpsRecordOff() : 0,
           r.problem() == null ? "" : " " + r.problem()));
     }

@@ -24,8 +24,19 @@ class BenchSmokeTest {
         Overhead::execute);
 
     String table = Files.readString(results.resolve("overhead.md"));
-    assertTrue(table.contains("| grpc | 5 |") && table.contains("| rpcx | 5 |"), table);
-    assertFalse(table.contains("wrote no"), table);
+    assertTrue(table.contains("| grpc | 5 | 1 |") && table.contains("| rpcx | 5 | 1 |"), table);
+    assertFalse(table.contains("wrote no") || table.contains("KO:"), table);
+  }
+
+  @Test
+  void overheadComparesTheBareLoopWithGatlingForThriftDubboAndMotan() throws Exception {
+    Path results = SystemProperties.with(
+        Map.of("frameworks", "thrift,dubbo,motan", "levels", "5", "warmup", "0", "hold", "2", "out", out.toString()),
+        Overhead::execute);
+
+    String table = Files.readString(results.resolve("overhead.md"));
+    assertTrue(table.contains("| thrift | 5 | per-user |") && table.contains("| dubbo | 5 | 4 |") && table.contains("| motan | 5 | 4 |"), table);
+    assertFalse(table.contains("wrote no") || table.contains("KO:"), table);
   }
 
   @Test
