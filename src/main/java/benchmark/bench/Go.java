@@ -1,0 +1,101 @@
+package benchmark.bench;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Go programs the benchmarks run, built with the go command into target/: interop/rpcx's rpcx
+ * benchmark server and client (rpcx's own Go code), and Go tools installed from the module proxy (ghz).
+ */
+public final class Go {
+
+  static final Duration BUILD_TIMEOUT = Duration.ofMinutes(5);
+
+  private static Path rpcxPrograms;
+
+  private Go() {}
+
+  /** The project's directory: Maven and the bench scripts run there. */
+  static Path project() {
+    return Paths.get(System.getProperty("user.dir")).toAbsolutePath();
+  }
+
+  /**
+   * Builds interop/rpcx's programs (once per JVM; go build itself skips what is up to date) and returns
+   * the directory holding rpcx-benchmark-server and rpcx-benchmark-client.
+   */
+  public static synchronized Path rpcxPrograms() throws IOException, InterruptedException {
+    if (rpcxPrograms == null) {
+      Path module = project().resolve("interop/rpcx");
+      Path out = Files.createDirectories(project().resolve("target/rpcx-interop/bin"));
+      run(List.of(executable(), "build", "-mod=readonly", "-o", out + File.separator, "./cmd/..."), module, Map.of(),
+          out.resolveSibling("go-build.log"), "go build of " + module);
+      rpcxPrograms = out;
+    }
+    return rpcxPrograms;
+  }
+
+  /**
+   * The executable {@code name} of Go package {@code pkg} at {@code version}, installed from the module
+   * proxy into target/tools/{@code name}-{@code version}/ unless it is there already.
+   */
+  public static synchronized Path install(String pkg, String version, String name) throws IOException, InterruptedException {
+    Path bin = project().resolve("target/tools").resolve(name + "-" + version);
+    Path executable = bin.resolve(name);
+    if (!Files.isExecutable(executable)) {
+      Files.createDirectories(bin);
+      run(List.of(executable(), "install", pkg + "@" + version), bin, Map.of("GOBIN", bin.toString()),
+          bin.resolveSibling(name + "-" + version + "-install.log"), "go install " + pkg + "@" + version);
+    }
+    return executable;
+  }
+
+  private static void run(List<String> command, Path dir, Map<String, String> env, Path log, String what)
+      throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    try {
+      if (!process.waitFor(BUILD_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        throw new IllegalStateException(what + " did not finish within " + BUILD_TIMEOUT.toMinutes() + " minutes (log: " + log + ")");
+      }
+      if (process.exitValue() != 0) {
+        throw new IllegalStateException(what + " failed (exit " + process.exitValue() + "):\n" + Files.readString(log));
+      }
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  /** {@code -Dgo=/path/to/go}, else {@code go} on the PATH, else /usr/local/go/bin/go. */
+  static String executable() {
+    String configured = System.getProperty("go");
+    if (configured != null && !configured.isBlank()) {
+      if (!new File(configured).canExecute()) {
+        throw new IllegalArgumentException("-Dgo=" + configured + ": expected the path of an executable go (Go 1.26 or newer)");
+      }
+      return configured;
+    }
+    List<String> candidates = new ArrayList<>();
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+      if (!dir.isEmpty()) {
+        candidates.add(Paths.get(dir, "go").toString());
+      }
+    }
+    candidates.add("/usr/local/go/bin/go");
+    return candidates.stream()
+        .filter(candidate -> new File(candidate).canExecute())
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException(
+            "Go not found: interop/rpcx (github.com/smallnest/rpcx v1.9.4) and ghz are built with the go command,"
+                + " which needs Go 1.26 or newer on the PATH, or -Dgo=/path/to/go. Looked at: " + candidates));
+  }
+}
