@@ -5,19 +5,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Go programs the benchmarks run, built with the go command into target/: interop/rpcx's rpcx
  * benchmark server and client (rpcx's own Go code), and Go tools installed from the module proxy (ghz).
  */
 public final class Go {
-
-  static final Duration BUILD_TIMEOUT = Duration.ofMinutes(5);
 
   private static Path rpcxPrograms;
 
@@ -36,7 +31,7 @@ public final class Go {
     if (rpcxPrograms == null) {
       Path module = project().resolve("interop/rpcx");
       Path out = Files.createDirectories(project().resolve("target/rpcx-interop/bin"));
-      run(List.of(executable(), "build", "-mod=readonly", "-o", out + File.separator, "./cmd/..."), module, Map.of(),
+      Bench.runToEnd(List.of(executable(), "build", "-mod=readonly", "-o", out + File.separator, "./cmd/..."), module, Map.of(),
           out.resolveSibling("go-build.log"), "go build of " + module);
       rpcxPrograms = out;
     }
@@ -52,27 +47,10 @@ public final class Go {
     Path executable = bin.resolve(name);
     if (!Files.isExecutable(executable)) {
       Files.createDirectories(bin);
-      run(List.of(executable(), "install", pkg + "@" + version), bin, Map.of("GOBIN", bin.toString()),
+      Bench.runToEnd(List.of(executable(), "install", pkg + "@" + version), bin, Map.of("GOBIN", bin.toString()),
           bin.resolveSibling(name + "-" + version + "-install.log"), "go install " + pkg + "@" + version);
     }
     return executable;
-  }
-
-  private static void run(List<String> command, Path dir, Map<String, String> env, Path log, String what)
-      throws IOException, InterruptedException {
-    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().putAll(env);
-    Process process = builder.start();
-    try {
-      if (!process.waitFor(BUILD_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-        throw new IllegalStateException(what + " did not finish within " + BUILD_TIMEOUT.toMinutes() + " minutes (log: " + log + ")");
-      }
-      if (process.exitValue() != 0) {
-        throw new IllegalStateException(what + " failed (exit " + process.exitValue() + "):\n" + Files.readString(log));
-      }
-    } finally {
-      process.destroyForcibly();
-    }
   }
 
   /** {@code -Dgo=/path/to/go}, else {@code go} on the PATH, else /usr/local/go/bin/go. */
@@ -84,18 +62,9 @@ public final class Go {
       }
       return configured;
     }
-    List<String> candidates = new ArrayList<>();
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      if (!dir.isEmpty()) {
-        candidates.add(Paths.get(dir, "go").toString());
-      }
-    }
-    candidates.add("/usr/local/go/bin/go");
-    return candidates.stream()
-        .filter(candidate -> new File(candidate).canExecute())
-        .findFirst()
+    return Bench.onPath("go", "/usr/local/go/bin/go")
         .orElseThrow(() -> new IllegalStateException(
             "Go not found: interop/rpcx (github.com/smallnest/rpcx v1.9.4) and ghz are built with the go command,"
-                + " which needs Go 1.26 or newer on the PATH, or -Dgo=/path/to/go. Looked at: " + candidates));
+                + " which needs Go 1.26 or newer on the PATH (or in /usr/local/go/bin), or -Dgo=/path/to/go"));
   }
 }
