@@ -7,8 +7,11 @@ import benchmark.grpc.UnaryCallMessages;
 import benchmark.matrix.Framework;
 import benchmark.matrix.GatlingResults;
 import benchmark.matrix.Jvms;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,7 +96,7 @@ public final class Peers {
         if (!Files.exists(json)) {
           throw new PeerFailure("ghz wrote no result" + Jvms.tail(dir.resolve("ghz.log")));
         }
-        JsonNode report = JSON.readTree(json.toFile());
+        JsonNode report = ghzSummary(json);
         long ok = report.path("statusCodeDistribution").path("OK").asLong();
         double seconds = report.path("total").asLong() / 1e9;
         JsonNode errors = report.path("errorDistribution");
@@ -345,6 +348,26 @@ public final class Peers {
     command.addAll(List.of("-z", Durations.format(duration), "-O", format, "-o", output.toString(), target.toString()));
     Process ghz = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     Jvms.await(ghz, load.limit());
+  }
+
+  /** ghz's JSON report without its "details" (one entry per call: tens of MB at high rates). */
+  private static JsonNode ghzSummary(Path json) throws IOException {
+    ObjectNode summary = JSON.createObjectNode();
+    try (JsonParser parser = JSON.getFactory().createParser(json.toFile())) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new IOException(json + ": expected ghz's JSON report, an object");
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName();
+        parser.nextToken();
+        if (field.equals("details")) {
+          parser.skipChildren();
+        } else {
+          summary.set(field, JSON.readTree(parser));
+        }
+      }
+    }
+    return summary;
   }
 
   /** ghz's latency at {@code percentage} (nanoseconds in its JSON) in µs, or 0. */
