@@ -254,6 +254,10 @@ public final class Peers {
       throw new IllegalArgumentException("-Dhold=0: expected a positive duration, for example 20s");
     }
     for (int level : levels) {
+      if (level < connections) {
+        throw new IllegalArgumentException("-Dlevels=" + System.getProperty("levels", "100,1000") + " with -Dconnections=" + connections
+            + ": expected every level to be at least the connections (every connection carries a user's calls)");
+      }
       if (peers.contains(Peer.GRPC_JAVA) && level % connections != 0) {
         throw new IllegalArgumentException("-Dlevels=" + System.getProperty("levels", "100,1000") + " with -Dconnections=" + connections
             + ": expected every level to be a multiple of the connections: grpc-java's AsyncClient runs channels x outstanding"
@@ -323,8 +327,8 @@ public final class Peers {
   static String markdown(List<Row> rows, List<String> notes, int connections, Duration warmup, Duration hold) {
     StringBuilder md = new StringBuilder();
     md.append(String.format(Locale.ROOT,
-        "Closed loop: at each level the peer's client and Gatling run one after the other against the same server"
-            + " process, with the same users and %d shared connections; warm-up %s excluded, %s measured; %d cores.%n%n",
+        "Closed loop: at each level the peer's client, then Gatling, against the same server process (started fresh"
+            + " for each peer), with the same users and %d shared connections; warm-up %s excluded, %s measured; %d cores.%n%n",
         connections, Durations.format(warmup), Durations.format(hold), Runtime.getRuntime().availableProcessors()));
     md.append("| peer | users | connections | peer calls/s | Gatling calls/s | Gatling / peer | peer p50 µs | Gatling p50 µs | peer p99 µs | Gatling p99 µs |\n");
     md.append("|---|---|---|---|---|---|---|---|---|---|\n");
