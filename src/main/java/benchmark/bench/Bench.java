@@ -52,6 +52,11 @@ final class Bench {
     return frameworks;
   }
 
+  /** The project's directory: Maven and the bench scripts run there. */
+  static Path project() {
+    return Paths.get(System.getProperty("user.dir")).toAbsolutePath();
+  }
+
   /** {@code -Dout}, or bench/results/<kind>-<timestamp>; created. */
   static Path out(String kind) throws java.io.IOException {
     String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));

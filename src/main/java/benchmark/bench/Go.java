@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 
@@ -18,19 +17,14 @@ public final class Go {
 
   private Go() {}
 
-  /** The project's directory: Maven and the bench scripts run there. */
-  static Path project() {
-    return Paths.get(System.getProperty("user.dir")).toAbsolutePath();
-  }
-
   /**
    * Builds interop/rpcx's programs (once per JVM; go build itself skips what is up to date) and returns
    * the directory holding rpcx-benchmark-server and rpcx-benchmark-client.
    */
   public static synchronized Path rpcxPrograms() throws IOException, InterruptedException {
     if (rpcxPrograms == null) {
-      Path module = project().resolve("interop/rpcx");
-      Path out = Files.createDirectories(project().resolve("target/rpcx-interop/bin"));
+      Path module = Bench.project().resolve("interop/rpcx");
+      Path out = Files.createDirectories(Bench.project().resolve("target/rpcx-interop/bin"));
       Bench.runToEnd(List.of(executable(), "build", "-mod=readonly", "-o", out + File.separator, "./cmd/..."), module, Map.of(),
           out.resolveSibling("go-build.log"), "go build of " + module);
       rpcxPrograms = out;
@@ -43,7 +37,7 @@ public final class Go {
    * proxy into target/tools/{@code name}-{@code version}/ unless it is there already.
    */
   public static synchronized Path install(String pkg, String version, String name) throws IOException, InterruptedException {
-    Path bin = project().resolve("target/tools").resolve(name + "-" + version);
+    Path bin = Bench.project().resolve("target/tools").resolve(name + "-" + version);
     Path executable = bin.resolve(name);
     if (!Files.isExecutable(executable)) {
       Files.createDirectories(bin);

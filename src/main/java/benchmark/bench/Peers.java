@@ -85,7 +85,7 @@ public final class Peers {
 
       @Override
       Figures measure(Client client, Jvms jvms, HostAndPort target, Load load, Path dir) throws Exception {
-        List<String> call = List.of(client.program(), "--insecure", "--proto", Go.project().resolve("proto/benchmark.proto").toString(),
+        List<String> call = List.of(client.program(), "--insecure", "--proto", Bench.project().resolve("proto/benchmark.proto").toString(),
             "--call", "benchmark.Hello.Say", "-B", client.companion(), "-c", String.valueOf(load.users()),
             "--connections", String.valueOf(load.connections()), "--duration-stop", "ignore");
         if (!load.warmup().isZero()) {
@@ -111,13 +111,13 @@ public final class Peers {
     GRPC_JAVA("grpc-java", "simulations.GrpcUnaryCallSimulation") {
       @Override
       Client prepare(Path tools) throws Exception {
-        Path pom = Go.project().resolve("bench/peers/pom.xml");
+        Path pom = Bench.project().resolve("bench/peers/pom.xml");
         Path classpath = tools.resolve("grpc-benchmarks.classpath");
         if (!Files.exists(classpath) || Files.getLastModifiedTime(classpath).compareTo(Files.getLastModifiedTime(pom)) < 0) {
           String mvn = Bench.onPath("mvn", System.getProperty("maven.home", "") + "/bin/mvn")
               .orElseThrow(() -> new IllegalStateException("mvn not found on the PATH: it resolves grpc-java's benchmark client (" + pom + ")"));
           Bench.runToEnd(List.of(mvn, "-q", "-f", pom.toString(), "dependency:build-classpath", "-Dmdep.outputFile=" + classpath),
-              Go.project(), Map.of(), tools.resolve("grpc-benchmarks-resolve.log"), "resolving " + pom);
+              Bench.project(), Map.of(), tools.resolve("grpc-benchmarks-resolve.log"), "resolving " + pom);
         }
         String entries = Files.readString(classpath).trim();
         Matcher version = Pattern.compile("grpc-benchmarks-([^/\\\\]+?)\\.jar").matcher(entries);
@@ -161,7 +161,7 @@ public final class Peers {
       @Override
       Client prepare(Path tools) throws Exception {
         Path programs = Go.rpcxPrograms();
-        Matcher version = Pattern.compile("github.com/smallnest/rpcx (v\\S+)").matcher(Files.readString(Go.project().resolve("interop/rpcx/go.mod")));
+        Matcher version = Pattern.compile("github.com/smallnest/rpcx (v\\S+)").matcher(Files.readString(Bench.project().resolve("interop/rpcx/go.mod")));
         return new Client(programs.resolve("rpcx-benchmark-client").toString(), programs.resolve("rpcx-benchmark-server").toString(),
             "rpcx's own Go client (rpcx " + (version.find() ? version.group(1) : "?") + ", interop/rpcx"
             + " cmd/rpcx-benchmark-client: users as goroutines sharing the connections) calls Hello.Say with the seed's"
@@ -265,7 +265,7 @@ public final class Peers {
       }
     }
     Path out = Bench.out("peers");
-    Path tools = Files.createDirectories(Go.project().resolve("target/tools"));
+    Path tools = Files.createDirectories(Bench.project().resolve("target/tools"));
     Jvms jvms = new Jvms();
     List<Row> rows = new ArrayList<>();
     List<String> notes = new ArrayList<>();
