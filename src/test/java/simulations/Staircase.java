@@ -25,6 +25,12 @@ import java.util.List;
 public final class Staircase {
 
   private static final String PHASE = "staircasePhase";
+  private static final String LIFETIME = "staircaseLifetimeMillis";
+  /**
+   * Gatling's injection clock starts a little after {@link #start()}: users it starts past the end idle
+   * this long rather than end at once and be replaced at once, thousands of times, until it stops.
+   */
+  private static final long IDLE_AT_LEAST_MILLIS = 100;
 
   private final LoadSettings settings;
   private volatile long endMillis = Long.MAX_VALUE;
@@ -51,25 +57,34 @@ public final class Staircase {
     return "#{" + PHASE + "}" + requestName;
   }
 
-  /** The scenario: virtual users repeating {@code call}, injected level by level. */
+  /**
+   * The scenario: virtual users repeating {@code call}, injected level by level. A user's lifetime is
+   * fixed when it starts: Gatling evaluates a {@code during} duration again at every iteration, and a
+   * lifetime computed there from the time left would end each user halfway to the end of the run.
+   */
   public PopulationBuilder population(String scenarioName, ChainBuilder call) {
     return scenario(scenarioName)
-        .during(session -> userLifetime())
-        .on(
-            exec(session -> session.set(PHASE, System.currentTimeMillis() < warmupEndMillis ? "warm-up " : "")),
-            call)
+        .exec(session -> session.set(LIFETIME, userLifetimeMillis()))
+        .doIfOrElse(session -> session.getLong(LIFETIME) > 0)
+        .then(
+            during(session -> Duration.ofMillis(session.getLong(LIFETIME)))
+                .on(
+                    exec(session -> session.set(PHASE, System.currentTimeMillis() < warmupEndMillis ? "warm-up " : "")),
+                    call))
+        .orElse(pause(session -> Duration.ofMillis(Math.max(IDLE_AT_LEAST_MILLIS, endMillis - System.currentTimeMillis()))))
         .injectClosed(steps());
   }
 
   /**
    * One hold period, cut at the end of the run; a user that would have less than a second left (or less
-   * than a hold, when holds are shorter) makes no call at all: users with lifetimes of a few
-   * milliseconds would each open a connection for one call in the last moments of the run.
+   * than a hold, when holds are shorter) makes no call at all and idles to the end: users with lifetimes
+   * of a few milliseconds would each open a connection for one call in the last moments of the run, and
+   * users ending at once would be replaced at once, again and again.
    */
-  private Duration userLifetime() {
+  private long userLifetimeMillis() {
     long left = Math.max(0, endMillis - System.currentTimeMillis());
     long hold = settings.hold().toMillis();
-    return left < Math.min(hold, 1000) ? Duration.ZERO : Duration.ofMillis(Math.min(hold, left));
+    return left < Math.min(hold, 1000) ? 0 : Math.min(hold, left);
   }
 
   private ClosedInjectionStep[] steps() {

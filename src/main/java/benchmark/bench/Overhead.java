@@ -97,8 +97,7 @@ public final class Overhead {
         List.of(framework.id(), target.toString(), String.valueOf(level), connections,
             warmup.toMillis() + "ms", hold.toMillis() + "ms", bareJson.toString()), dir.resolve("bare.log"));
     Jvms.await(bare, limit);
-    List<String> props = List.of("-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0", "-Dwarmup=" + warmup.toMillis() + "ms",
-        "-Dhold=" + hold.toMillis() + "ms", "-Dconnections=" + connections);
+    List<String> props = Bench.closedLoop(target, level, connections, warmup, hold);
     Jvms.await(jvms.startGatling("2g", props, framework.simulationClass(), dir.resolve("gatling"), dir.resolve("gatling.log")), limit);
     List<String> off = new ArrayList<>(props);
     off.add("-D" + LatencyRecord.ENABLED_PROPERTY + "=false");

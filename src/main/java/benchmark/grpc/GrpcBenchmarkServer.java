@@ -7,7 +7,11 @@ import benchmark.ServerArgs;
 import benchmark.ServiceTime;
 import benchmark.pb.BenchmarkMessage;
 import benchmark.pb.HelloGrpc;
+import benchmark.pb.grpctesting.BenchmarkServiceGrpc;
+import benchmark.pb.grpctesting.SimpleRequest;
+import benchmark.pb.grpctesting.SimpleResponse;
 import io.grpc.Server;
+import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
@@ -17,7 +21,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The seed's gRPC benchmark server: {@code Hello/Say} answers with field1 "OK" and field2 100, after an
- * optional service time.
+ * optional service time. It also answers {@code grpc.testing.BenchmarkService/UnaryCall}, the call of
+ * grpc-java's own benchmark client, so that this client and Gatling can be compared on one server
+ * (bench/peers.sh): a reply body of the requested size ({@link UnaryCallMessages}), after the same
+ * service time.
  *
  * <p>As its own process: {@code mvn -q compile exec:java -Dexec.mainClass=benchmark.grpc.GrpcBenchmarkServer
  * -Dexec.args="--port 50051 --service-time 0"}, or embedded by {@link #start}.
@@ -36,6 +43,7 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
     Server server =
         NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
             .addService(new HelloService(serviceTime))
+            .addService(new UnaryCallService(serviceTime))
             .directExecutor() // Say does no blocking work; the service time runs on a timer
             .build()
             .start();
@@ -61,6 +69,31 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
     @Override
     public void say(BenchmarkMessage request, StreamObserver<BenchmarkMessage> responses) {
       BenchmarkMessage reply = BenchmarkMessages.reply(request);
+      ServiceTime.after(
+          serviceTime,
+          () -> {
+            responses.onNext(reply);
+            responses.onCompleted();
+          });
+    }
+  }
+
+  static final class UnaryCallService extends BenchmarkServiceGrpc.BenchmarkServiceImplBase {
+    private final Duration serviceTime;
+
+    UnaryCallService(Duration serviceTime) {
+      this.serviceTime = serviceTime;
+    }
+
+    @Override
+    public void unaryCall(SimpleRequest request, StreamObserver<SimpleResponse> responses) {
+      SimpleResponse reply;
+      try {
+        reply = UnaryCallMessages.reply(request);
+      } catch (IllegalArgumentException e) {
+        responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+        return;
+      }
       ServiceTime.after(
           serviceTime,
           () -> {

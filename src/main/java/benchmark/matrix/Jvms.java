@@ -37,6 +37,12 @@ public final class Jvms {
 
   /** {@code java -cp <classpath> <jvmOptions> <mainClass> <args>}, output to {@code log}. */
   public Process start(List<String> jvmOptions, String mainClass, List<String> args, Path log) throws IOException {
+    return start(classpath, jvmOptions, mainClass, args, log);
+  }
+
+  /** The same with another classpath: a program kept off this project's (a peer's client, say). */
+  public Process start(String classpath, List<String> jvmOptions, String mainClass, List<String> args, Path log)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(java);
     command.addAll(List.of("-cp", classpath));

@@ -2,9 +2,13 @@ package benchmark.bench;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import protocols.testkit.SystemProperties;
@@ -59,5 +63,24 @@ class BenchSmokeTest {
     String table = Files.readString(results.resolve("accuracy.md"));
     assertTrue(table.contains("| grpc |"), table);
     assertFalse(table.contains("no record"), table);
+  }
+
+  @Test
+  void peersComparesGatlingWithGhzGrpcJavasAsyncClientAndRpcxsGoClient() throws Exception {
+    Path results = SystemProperties.with(
+        Map.of("levels", "5", "connections", "1", "warmup", "1", "hold", "2", "out", out.toString()),
+        Peers::execute);
+
+    String table = Files.readString(results.resolve("peers.md"));
+    JsonNode rows = new ObjectMapper().readTree(results.resolve("peers.json").toFile());
+    for (String peer : List.of("ghz", "grpc-java", "rpcx")) {
+      JsonNode row = StreamSupport.stream(rows.spliterator(), false)
+          .filter(r -> r.get("peer").asText().equals(peer))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no row for " + peer + ":\n" + table));
+      assertTrue(row.get("peerThroughput").asDouble() > 0, peer + " measured nothing:\n" + table);
+      assertTrue(row.get("gatlingThroughput").asDouble() > 0, "Gatling measured nothing against " + peer + "'s server:\n" + table);
+    }
+    assertFalse(table.contains("wrote no"), table);
   }
 }

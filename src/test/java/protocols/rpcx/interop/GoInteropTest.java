@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import benchmark.BenchmarkMessages;
 import benchmark.pb.BenchmarkMessage;
 import benchmark.rpcx.RpcxBenchmarkServer;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import protocols.rpcx.client.RpcxClientSettings;
 import protocols.rpcx.client.RpcxConnection;
 import protocols.rpcx.client.RpcxException;
@@ -146,6 +148,25 @@ class GoInteropTest {
       assertTrue(run.output().contains("calls: 1000 ok, 0 failed"), run.output());
       assertTrue(run.output().contains("heartbeat: ok"), run.output());
       assertTrue(run.output().contains("unknown method: error \"rpcx: can't find method Nope\""), run.output());
+    }
+  }
+
+  @Test
+  void rpcxsOwnGoClientMeasuresForADurationOnSharedConnectionsAfterAWarmUp(@TempDir Path dir) throws Exception {
+    Path json = dir.resolve("go-client.json");
+    try (RpcxBenchmarkServer javaServer = RpcxBenchmarkServer.start("127.0.0.1", 0, Duration.ZERO)) {
+      GoPrograms.ClientRun run =
+          GoPrograms.client(
+              new protocols.core.HostAndPort("127.0.0.1", javaServer.port()),
+              Duration.ofSeconds(60),
+              "-c", "8", "-connections", "2", "-warmup", "1s", "-d", "1s", "-json", json.toString());
+
+      assertEquals(0, run.exitCode(), run.output());
+      assertTrue(run.output().matches("(?s).*latency: p50 \\d+µs, p99 \\d+µs.*"), run.output());
+      com.fasterxml.jackson.databind.JsonNode say = benchmark.matrix.GatlingResults.measuredIn(json);
+      assertNotNull(say, "the record's form, request Say: " + run.output());
+      assertTrue(say.get("ok").asLong() > 0 && say.get("ko").asLong() == 0, say.toString());
+      assertTrue(say.get("p50").asLong() > 0 && say.get("p99").asLong() >= say.get("p50").asLong(), say.toString());
     }
   }
 }

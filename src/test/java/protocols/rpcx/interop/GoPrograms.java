@@ -1,13 +1,11 @@
 package protocols.rpcx.interop;
 
+import benchmark.bench.Go;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,78 +16,18 @@ import java.util.regex.Pattern;
 import protocols.core.HostAndPort;
 
 /**
- * The Go programs of interop/rpcx (built on rpcx's own Go code), built with {@code go build} once per
- * test JVM and run as processes on loopback. Every process is bounded in time and killed by its owner.
+ * The Go programs of interop/rpcx (built on rpcx's own Go code), built by {@link Go} once per test JVM
+ * and run as processes on loopback. Every process is bounded in time and killed by its owner.
  */
 final class GoPrograms {
 
-  static final Duration BUILD_TIMEOUT = Duration.ofMinutes(5);
   private static final Pattern LISTENING = Pattern.compile("listening on (\\S+)");
-
-  private static Path binaries;
 
   private GoPrograms() {}
 
-  /** The module's directory: interop/rpcx under the project (Maven runs tests there). */
-  static Path module() {
-    return Paths.get(System.getProperty("user.dir")).resolve("interop/rpcx").toAbsolutePath();
-  }
-
   /** Builds (once) and returns the directory holding rpcx-benchmark-server and rpcx-benchmark-client. */
-  static synchronized Path build() throws Exception {
-    if (binaries != null) {
-      return binaries;
-    }
-    String go = findGo();
-    Path out = Paths.get(System.getProperty("user.dir")).resolve("target/rpcx-interop/bin").toAbsolutePath();
-    Files.createDirectories(out);
-    Path log = out.resolveSibling("go-build.log");
-    Process build =
-        new ProcessBuilder(go, "build", "-mod=readonly", "-o", out + File.separator, "./cmd/...")
-            .directory(module().toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    try {
-      if (!build.waitFor(BUILD_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-        throw new AssertionError(
-            "go build of " + module() + " did not finish within " + BUILD_TIMEOUT.toMinutes() + " minutes (log: " + log + ")");
-      }
-      if (build.exitValue() != 0) {
-        throw new AssertionError(
-            "go build of " + module() + " failed (exit " + build.exitValue() + "):\n" + Files.readString(log));
-      }
-    } finally {
-      build.destroyForcibly();
-    }
-    binaries = out;
-    return out;
-  }
-
-  /** {@code -Dgo=/path/to/go}, else {@code go} on the PATH, else /usr/local/go/bin/go. */
-  private static String findGo() {
-    List<String> candidates = new ArrayList<>();
-    String configured = System.getProperty("go");
-    if (configured != null && !configured.isBlank()) {
-      if (!new File(configured).canExecute()) {
-        throw new AssertionError("-Dgo=" + configured + ": expected the path of an executable go (Go 1.26 or newer)");
-      }
-      return configured;
-    }
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      if (!dir.isEmpty()) {
-        candidates.add(Paths.get(dir, "go").toString());
-      }
-    }
-    candidates.add("/usr/local/go/bin/go");
-    for (String candidate : candidates) {
-      if (new File(candidate).canExecute()) {
-        return candidate;
-      }
-    }
-    throw new AssertionError(
-        "Go not found: the rpcx interop tests build interop/rpcx (github.com/smallnest/rpcx v1.9.4) with 'go build'"
-            + " and need Go 1.26 or newer on the PATH, or -Dgo=/path/to/go. Looked at: " + candidates);
+  static Path build() throws Exception {
+    return Go.rpcxPrograms();
   }
 
   /** The Go rpcx benchmark server, listening on a free loopback port. */
