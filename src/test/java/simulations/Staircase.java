@@ -25,7 +25,7 @@ import java.util.List;
 public final class Staircase {
 
   private static final String PHASE = "staircasePhase";
-  private static final String LIFETIME = "staircaseLifetimeMillis";
+  private static final String LIFETIME = "staircaseLifetime";
   /**
    * Gatling's injection clock starts a little after {@link #start()}: users it starts past the end idle
    * this long rather than end at once and be replaced at once, thousands of times, until it stops.
@@ -64,10 +64,11 @@ public final class Staircase {
    */
   public PopulationBuilder population(String scenarioName, ChainBuilder call) {
     return scenario(scenarioName)
-        .exec(session -> session.set(LIFETIME, userLifetimeMillis()))
-        .doIfOrElse(session -> session.getLong(LIFETIME) > 0)
+        .exec(session -> session.set(LIFETIME, Duration.ofMillis(userLifetimeMillis())))
+        .doIfOrElse(session -> !session.<Duration>get(LIFETIME).isZero())
         .then(
-            during(session -> Duration.ofMillis(session.getLong(LIFETIME)))
+            // evaluated at every iteration: a plain attribute read, the cheapest (Session.getLong converts)
+            during(session -> session.<Duration>get(LIFETIME))
                 .on(
                     exec(session -> session.set(PHASE, System.currentTimeMillis() < warmupEndMillis ? "warm-up " : "")),
                     call))

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
+import protocols.core.LatencyRecord;
 import org.HdrHistogram.Recorder;
 import protocols.core.ConnectionModel;
 
@@ -22,7 +23,8 @@ import protocols.core.ConnectionModel;
 public final class BareLoop {
 
   /** What the loop measured; latencies in microseconds. */
-  public record Result(long ok, long ko, double throughput, Histogram latencies) {}
+  /** What the loop measured; latencies in microseconds; this process's CPU microseconds per measured call. */
+  public record Result(long ok, long ko, double throughput, Histogram latencies, double cpuPerCall) {}
 
   private final BareClients clients;
   private final ConnectionModel connections;
@@ -64,12 +66,16 @@ public final class BareLoop {
     stopAt = measureFrom + duration.toNanos();
     chains = new CountDownLatch(chainClients.size());
     chainClients.forEach(this::next);
+    TimeUnit.NANOSECONDS.sleep(measureFrom - System.nanoTime());
+    long cpuFrom = LatencyRecord.ProcessCpu.nanos();
     if (!chains.await(warmup.plus(duration).plusSeconds(60).toSeconds(), TimeUnit.SECONDS)) {
       throw new IllegalStateException("calls still outstanding a minute after the end");
     }
+    long cpu = LatencyRecord.ProcessCpu.nanos() - cpuFrom;
     Histogram histogram = latencies.getIntervalHistogram();
     double seconds = (lastReceived.get() - firstSent.get()) / 1e9;
-    return new Result(ok.sum(), ko.sum(), seconds > 0 ? histogram.getTotalCount() / seconds : 0, histogram);
+    long calls = histogram.getTotalCount();
+    return new Result(ok.sum(), ko.sum(), seconds > 0 ? calls / seconds : 0, histogram, calls > 0 ? cpu / 1000.0 / calls : 0);
   }
 
   /**

@@ -4,7 +4,9 @@ import benchmark.BenchmarkMessages;
 import benchmark.pb.BenchmarkMessage;
 import benchmark.pb.HelloGrpc;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.gatling.netty.util.Transports;
+import io.grpc.netty.NettyChannelBuilder;
+import io.netty.channel.EventLoopGroup;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +15,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import protocols.core.HostAndPort;
 
-/** grpc-java's async stub on N plaintext channels used round-robin, as the grpc protocol opens them. */
+/**
+ * grpc-java's async stub on N plaintext channels used round-robin, as the grpc protocol opens them: the
+ * same grpc-netty, on event loops made as Gatling makes its own (native transport, default count).
+ */
 final class GrpcBareClient implements BareClient {
+
+  private static final EventLoopGroup LOOPS = Transports.newEventLoopGroup(true, false, 0, "grpc-bare");
 
   private final List<ManagedChannel> channels = new ArrayList<>();
   private final List<HelloGrpc.HelloStub> stubs = new ArrayList<>();
@@ -24,7 +31,12 @@ final class GrpcBareClient implements BareClient {
   GrpcBareClient(HostAndPort target, int connections) {
     for (int i = 0; i < connections; i++) {
       ManagedChannel channel =
-          NettyChannelBuilder.forAddress(target.host(), target.port()).usePlaintext().directExecutor().build();
+          NettyChannelBuilder.forAddress(target.host(), target.port())
+              .eventLoopGroup(LOOPS.next())
+              .channelFactory(Transports.newSocketChannelFactory(true, false))
+              .usePlaintext()
+              .directExecutor()
+              .build();
       channels.add(channel);
       stubs.add(HelloGrpc.newStub(channel));
     }

@@ -41,6 +41,7 @@ public final class Overhead {
   public record Row(
       String framework, int level, String connections, double bareThroughput, double gatlingThroughput, double ratio,
       long bareP50, long gatlingP50, long bareP99, long gatlingP99,
+      double bareCpuPerCall, double gatlingCpuPerCall,
       double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem) {}
 
   public static void main(String[] args) throws Exception {
@@ -71,7 +72,7 @@ public final class Overhead {
         },
         (framework, reason) -> {
           String connections = connections(framework, connectionsProperty);
-          levels.forEach(level -> rows.add(new Row(framework.id(), level, connections, 0, 0, 0, 0, 0, 0, 0, 0, 0, reason)));
+          levels.forEach(level -> rows.add(new Row(framework.id(), level, connections, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, reason)));
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("overhead.json").toFile(), rows);
@@ -113,6 +114,7 @@ public final class Overhead {
     return new Row(framework.id(), level, connections, bt, gt, bt > 0 ? gt / bt : 0,
         b == null ? 0 : b.get("p50").asLong(), g == null ? 0 : g.get("p50").asLong(),
         b == null ? 0 : b.get("p99").asLong(), g == null ? 0 : g.get("p99").asLong(),
+        b == null ? 0 : b.path("cpuPerCall").asDouble(), g == null ? 0 : g.path("cpuPerCall").asDouble(),
         consoleRps(dir.resolve("gatling.log")), consoleRps(dir.resolve("gatling-record-off.log")), problem);
   }
 
@@ -143,12 +145,13 @@ public final class Overhead {
         "Closed loop; connections: N shared by all users, or one per user; warm-up %s excluded, %s measured;"
             + " server in its own JVM; %d cores.%n%n",
         Durations.format(warmup), Durations.format(hold), Runtime.getRuntime().availableProcessors()));
-    md.append("| framework | users | connections | bare calls/s | Gatling calls/s | Gatling / bare | bare p50 µs | Gatling p50 µs | bare p99 µs | Gatling p99 µs | record on / off (Gatling rps) |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    md.append("| framework | users | connections | bare calls/s | Gatling calls/s | Gatling / bare | bare p50 µs | Gatling p50 µs | bare p99 µs | Gatling p99 µs"
+        + " | injector CPU µs/call bare / Gatling | record on / off (Gatling rps) |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %.0f | %.0f | **%.2f** | %d | %d | %d | %d | %.2f |%s%n",
+      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %.0f | %.0f | **%.2f** | %d | %d | %d | %d | %.1f / %.1f | %.2f |%s%n",
           r.framework(), r.level(), r.connections(), r.bareThroughput(), r.gatlingThroughput(), r.ratio(), r.bareP50(), r.gatlingP50(),
-          r.bareP99(), r.gatlingP99(), r.gatlingConsoleRpsRecordOff() > 0 ? r.gatlingConsoleRps() / r.gatlingConsoleRpsRecordOff() : 0,
+          r.bareP99(), r.gatlingP99(), r.bareCpuPerCall(), r.gatlingCpuPerCall(), r.gatlingConsoleRpsRecordOff() > 0 ? r.gatlingConsoleRps() / r.gatlingConsoleRpsRecordOff() : 0,
           r.problem() == null ? "" : " " + r.problem()));
     }
     return md.toString();

@@ -326,7 +326,7 @@ public final class LatencyRecord {
   }
 
   /** This JVM's CPU time, all threads. */
-  static final class ProcessCpu {
+  public static final class ProcessCpu {
     private static final com.sun.management.OperatingSystemMXBean OS =
         java.lang.management.ManagementFactory.getPlatformMXBean(
             com.sun.management.OperatingSystemMXBean.class);
