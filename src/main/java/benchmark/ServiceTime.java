@@ -1,5 +1,6 @@
 package benchmark;
 
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -13,11 +14,7 @@ public final class ServiceTime {
 
   private static final ScheduledExecutorService TIMER =
       Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "benchmark-service-time");
-            thread.setDaemon(true);
-            return thread;
-          });
+          new DefaultThreadFactory("benchmark-service-time", true));
 
   private ServiceTime() {}
 

@@ -38,11 +38,6 @@ public abstract class BenchmarkSimulation extends Simulation {
   }
 
   @Override
-  public void before() {
-    staircase.start();
-  }
-
-  @Override
   public void after() {
     try {
       target.close();

@@ -27,14 +27,15 @@ public final class Staircase {
   private static final String PHASE = "staircasePhase";
   private static final String LIFETIME = "staircaseLifetime";
   /**
-   * Gatling's injection clock starts a little after {@link #start()}: users it starts past the end idle
-   * this long rather than end at once and be replaced at once, thousands of times, until it stops.
+   * Users started past the end idle this long rather than end at once and be replaced at once,
+   * thousands of times, until Gatling's injection stops.
    */
   private static final long IDLE_AT_LEAST_MILLIS = 100;
 
   private final LoadSettings settings;
   private volatile long endMillis = Long.MAX_VALUE;
   private volatile long warmupEndMillis = Long.MIN_VALUE;
+  private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
 
   public Staircase(LoadSettings settings) {
     if (settings.hold().isZero()) {
@@ -43,8 +44,15 @@ public final class Staircase {
     this.settings = settings;
   }
 
-  /** Call from the simulation's {@code before()}: the staircase's clock starts there. */
+  /**
+   * Starts the staircase's clock, once: when its first user starts, which is when Gatling's injection
+   * starts. Not in {@code before()}: protocols are built after it (a Dubbo consumer takes seconds),
+   * and that time would be cut from the first level.
+   */
   public void start() {
+    if (!started.compareAndSet(false, true)) {
+      return;
+    }
     long now = System.currentTimeMillis();
     // the ramp to the first level belongs to the warm-up, when there is one
     warmupEndMillis =
@@ -64,7 +72,11 @@ public final class Staircase {
    */
   public PopulationBuilder population(String scenarioName, ChainBuilder call) {
     return scenario(scenarioName)
-        .exec(session -> session.set(LIFETIME, Duration.ofMillis(userLifetimeMillis())))
+        .exec(
+            session -> {
+              start();
+              return session.set(LIFETIME, Duration.ofMillis(userLifetimeMillis()));
+            })
         .doIfOrElse(session -> !session.<Duration>get(LIFETIME).isZero())
         .then(
             // evaluated at every iteration: a plain attribute read, the cheapest (Session.getLong converts)

@@ -27,11 +27,6 @@ class StaircaseTest {
         return session;
       }).pause(Duration.ofMillis(10))));
     }
-
-    @Override
-    public void before() {
-      staircase.start();
-    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package protocols.core;
 
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.gatling.core.session.Session;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoop;
@@ -39,11 +40,7 @@ final class ClientPool<P, C> implements AutoCloseable {
   private static final ExecutorService CLOSER =
       Executors.newFixedThreadPool(
           2,
-          runnable -> {
-            Thread thread = new Thread(runnable, "rpc-client-closer");
-            thread.setDaemon(true);
-            return thread;
-          });
+          new DefaultThreadFactory("rpc-client-closer", true));
 
   private final P protocol;
   private final ClientFactory<P, C> factory;

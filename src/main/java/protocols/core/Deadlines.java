@@ -1,5 +1,6 @@
 package protocols.core;
 
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timeout;
 import java.time.Duration;
@@ -19,11 +20,7 @@ final class Deadlines {
 
   private static final HashedWheelTimer TIMER =
       new HashedWheelTimer(
-          runnable -> {
-            Thread thread = new Thread(runnable, "rpc-call-deadlines");
-            thread.setDaemon(true);
-            return thread;
-          },
+          new DefaultThreadFactory("rpc-call-deadlines", true),
           10,
           TimeUnit.MILLISECONDS);
 

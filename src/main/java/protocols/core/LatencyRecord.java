@@ -1,5 +1,6 @@
 package protocols.core;
 
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -59,11 +60,7 @@ public final class LatencyRecord {
   private static final Map<ActorSystem, LatencyRecord> RUNS = new WeakHashMap<>();
   private static final ScheduledExecutorService TICKER =
       Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "rpc-latency-record");
-            thread.setDaemon(true);
-            return thread;
-          });
+          new DefaultThreadFactory("rpc-latency-record", true));
 
   private final Map<String, Series> series = new ConcurrentHashMap<>();
   private final List<Histogram> intervals = new ArrayList<>();

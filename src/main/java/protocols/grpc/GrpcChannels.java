@@ -1,5 +1,6 @@
 package protocols.grpc;
 
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
@@ -16,11 +17,7 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
   private static final Executor OFFLOAD =
       Executors.newFixedThreadPool(
           2,
-          runnable -> {
-            Thread thread = new Thread(runnable, "grpc-channel-offload");
-            thread.setDaemon(true);
-            return thread;
-          });
+          new DefaultThreadFactory("grpc-channel-offload", true));
 
   @Override
   public ManagedChannel open(GrpcProtocol protocol, ClientIo io) throws Exception {
