@@ -9,6 +9,7 @@ import io.gatling.javaapi.core.PopulationBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The seed benchmark's load, shared by every framework's simulation: a closed model (a fixed number of
@@ -35,7 +36,7 @@ public final class Staircase {
   private final LoadSettings settings;
   private volatile long endMillis = Long.MAX_VALUE;
   private volatile long warmupEndMillis = Long.MIN_VALUE;
-  private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean started = new AtomicBoolean();
 
   public Staircase(LoadSettings settings) {
     if (settings.hold().isZero()) {

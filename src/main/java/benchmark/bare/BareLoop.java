@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
-import protocols.core.LatencyRecord;
 import org.HdrHistogram.Recorder;
 import protocols.core.ConnectionModel;
+import protocols.core.LatencyRecord;
 
 /**
  * A closed loop straight on a client library: {@code concurrency} chains, each sending the next call
@@ -22,7 +22,6 @@ import protocols.core.ConnectionModel;
  */
 public final class BareLoop {
 
-  /** What the loop measured; latencies in microseconds. */
   /** What the loop measured; latencies in microseconds; this process's CPU microseconds per measured call. */
   public record Result(long ok, long ko, double throughput, Histogram latencies, double cpuPerCall) {}
 

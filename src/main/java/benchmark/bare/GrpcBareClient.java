@@ -6,8 +6,10 @@ import benchmark.pb.HelloGrpc;
 import io.grpc.ManagedChannel;
 import io.gatling.netty.util.Transports;
 import io.grpc.netty.NettyChannelBuilder;
-import io.netty.channel.EventLoopGroup;
 import io.grpc.stub.StreamObserver;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +24,7 @@ import protocols.core.HostAndPort;
 final class GrpcBareClient implements BareClient {
 
   private static final EventLoopGroup LOOPS = Transports.newEventLoopGroup(true, false, 0, "grpc-bare");
+  private static final ChannelFactory<? extends SocketChannel> SOCKETS = Transports.newSocketChannelFactory(true, false);
 
   private final List<ManagedChannel> channels = new ArrayList<>();
   private final List<HelloGrpc.HelloStub> stubs = new ArrayList<>();
@@ -33,7 +36,7 @@ final class GrpcBareClient implements BareClient {
       ManagedChannel channel =
           NettyChannelBuilder.forAddress(target.host(), target.port())
               .eventLoopGroup(LOOPS.next())
-              .channelFactory(Transports.newSocketChannelFactory(true, false))
+              .channelFactory(SOCKETS)
               .usePlaintext()
               .directExecutor()
               .build();

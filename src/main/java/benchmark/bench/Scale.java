@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -72,7 +73,7 @@ public final class Scale {
   static Row run(Jvms jvms, Framework framework, HostAndPort target, int low, int high, Duration ramp, Duration hold,
       String connections, Path dir) throws IOException, InterruptedException {
     Path gcLog = dir.resolve("gc.log");
-    List<String> props = new java.util.ArrayList<>(List.of("-Dtarget=" + target, "-Dlevels=" + low + "," + high,
+    List<String> props = new ArrayList<>(List.of("-Dtarget=" + target, "-Dlevels=" + low + "," + high,
         "-Dramp=" + ramp.toMillis() + "ms", "-Dhold=" + hold.toMillis() + "ms", "-Xlog:gc:file=" + gcLog));
     if (connections != null) {
       props.add("-Dconnections=" + connections);

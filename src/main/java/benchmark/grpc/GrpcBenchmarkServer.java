@@ -59,6 +59,16 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
     server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
   }
 
+  /** Answers a unary call once the service time has passed, without holding a thread meanwhile. */
+  private static <T> void replyAfter(Duration serviceTime, StreamObserver<T> responses, T reply) {
+    ServiceTime.after(
+        serviceTime,
+        () -> {
+          responses.onNext(reply);
+          responses.onCompleted();
+        });
+  }
+
   static final class HelloService extends HelloGrpc.HelloImplBase {
     private final Duration serviceTime;
 
@@ -69,12 +79,7 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
     @Override
     public void say(BenchmarkMessage request, StreamObserver<BenchmarkMessage> responses) {
       BenchmarkMessage reply = BenchmarkMessages.reply(request);
-      ServiceTime.after(
-          serviceTime,
-          () -> {
-            responses.onNext(reply);
-            responses.onCompleted();
-          });
+      replyAfter(serviceTime, responses, reply);
     }
   }
 
@@ -94,12 +99,7 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
         responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
         return;
       }
-      ServiceTime.after(
-          serviceTime,
-          () -> {
-            responses.onNext(reply);
-            responses.onCompleted();
-          });
+      replyAfter(serviceTime, responses, reply);
     }
   }
 

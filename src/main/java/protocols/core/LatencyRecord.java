@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -169,7 +170,7 @@ public final class LatencyRecord {
     long cpu = ProcessCpu.nanos();
     long cpuSpent = cpu - lastCpuNanos;
     lastCpuNanos = cpu;
-    Map<Series, Long> callsBySeries = new java.util.HashMap<>();
+    Map<Series, Long> callsBySeries = new HashMap<>();
     long calls = 0;
     for (Series s : series.values()) {
       Histogram interval = s.recorder.getIntervalHistogram();
