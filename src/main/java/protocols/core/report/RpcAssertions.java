@@ -131,6 +131,10 @@ public final class RpcAssertions {
       return condition(">=", bound);
     }
 
+    public Condition is(double bound) {
+      return condition("==", bound);
+    }
+
     public Condition lt(Duration bound) {
       return latencyCondition("<", bound);
     }
@@ -167,6 +171,7 @@ public final class RpcAssertions {
         case "<" -> actual < bound;
         case "<=" -> actual <= bound;
         case ">" -> actual > bound;
+        case "==" -> actual == bound;
         default -> actual >= bound;
       };
     }

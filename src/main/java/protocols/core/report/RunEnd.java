@@ -100,9 +100,8 @@ public final class RunEnd {
           status = REGRESSED;
         }
       } catch (IllegalArgumentException e) {
-        gate = new GateResult(baseline, Map.of(), Map.of(), List.of("baseline unusable: " + e.getMessage()));
+        gate = new GateResult(baseline, Map.of(), Map.of(), List.of(), e.getMessage());
         status = BASELINE_UNUSABLE;
-        System.out.println("gatling-rpc: " + e.getMessage());
       }
     }
     if (!assertions.isEmpty()) {
@@ -114,7 +113,9 @@ public final class RunEnd {
     results.forEach(r -> out.append(r.description()).append(" : ").append(r.success()).append(" (actual : ").append(r.actual()).append(")\n"));
     if (gate != null) {
       gate.regressions().forEach(r -> out.append("REGRESSION ").append(r).append('\n'));
-      if (gate.regressions().isEmpty()) {
+      if (gate.error() != null) {
+        out.append("BASELINE UNUSABLE ").append(gate.error()).append('\n');
+      } else if (gate.regressions().isEmpty()) {
         out.append("gate against ").append(gate.baseline()).append(": no regression past ").append(gate.thresholds()).append('\n');
       }
     }
@@ -236,7 +237,7 @@ public final class RunEnd {
       base.path("requests").fieldNames().forEachRemaining(theirs::add);
       throw new IllegalArgumentException("-Dbaseline=" + baseline + ": the record of another simulation: no request name in common (baseline: " + theirs + ", this run: " + data.names() + ")");
     }
-    return new GateResult(baseline.toString(), gate.thresholds(), changes, regressions);
+    return new GateResult(baseline.toString(), gate.thresholds(), changes, regressions, null);
   }
 
   private static Map<String, String> settings() {

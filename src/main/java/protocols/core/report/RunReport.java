@@ -37,8 +37,8 @@ public final class RunReport {
   /** An assertion's outcome; {@code actual} is formatted in the metric's unit. */
   public record AssertionResult(String description, boolean success, String actual) {}
 
-  /** The gate's comparison with a baseline: change in percent per request name and metric. */
-  public record GateResult(String baseline, Map<String, Double> thresholds, Map<String, Map<String, Double>> changes, List<String> regressions) {}
+  /** The gate's comparison with a baseline: change in percent per request name and metric, or why there is none. */
+  public record GateResult(String baseline, Map<String, Double> thresholds, Map<String, Map<String, Double>> changes, List<String> regressions, String error) {}
 
   public RunReport(RunData data, List<Level> levels, long warmupMillis, List<AssertionResult> assertions, GateResult gate, Map<String, String> settings) {
     this.data = data;
