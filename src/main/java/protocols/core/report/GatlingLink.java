@@ -31,7 +31,7 @@ public final class GatlingLink {
       return false;
     }
     String link =
-        "<div " + MARK + " style=\"position:fixed;top:0;right:0;z-index:10000;background:#fff3cd;border:1px solid #e0b000;"
+        "<div " + MARK + " style=\"position:fixed;bottom:0;right:0;z-index:10000;background:#fff3cd;border:1px solid #e0b000;"
             + "padding:6px 10px;font:14px sans-serif\">Exact figures, microsecond record: <a href=\"" + RunEnd.PAGE
             + "\" style=\"font-weight:bold\">" + RunEnd.PAGE + "</a> (this page's percentiles are estimates)</div>";
     Files.writeString(index, html.substring(0, body.end()) + link + html.substring(body.end()), StandardCharsets.UTF_8);
