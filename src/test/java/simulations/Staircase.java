@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import protocols.core.report.RunEnd;
 
 /**
  * The seed benchmark's load, shared by every framework's simulation: a closed model (a fixed number of
@@ -59,6 +60,20 @@ public final class Staircase {
     warmupEndMillis =
         settings.warmup().isZero() ? Long.MIN_VALUE : now + settings.ramp().plus(settings.warmup()).toMillis();
     endMillis = now + settings.totalDuration().toMillis();
+    declareLevels(now);
+  }
+
+  /** Each level's hold window (its warm-up and the ramps left out), for the per-level cut of rpc-report.html. */
+  private void declareLevels(long startMillis) {
+    long t = startMillis;
+    boolean first = true;
+    for (int level : settings.levels()) {
+      t += settings.ramp().toMillis();
+      long from = first ? t + settings.warmup().toMillis() : t;
+      t = from + settings.hold().toMillis();
+      RunEnd.level(level + " users", from, t);
+      first = false;
+    }
   }
 
   /** A request name that carries the warm-up prefix while the warm-up lasts. */

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -15,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import protocols.core.report.Gate;
+import protocols.core.report.HtmlPage;
 
 /**
  * Turns a matrix's {@code results.json} into {@code report.html} (one self-contained page: Chart.js
@@ -28,20 +28,6 @@ import java.util.Objects;
 public final class Report {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String CHART_JS = "META-INF/resources/webjars/chart.js/4.4.1/dist/chart.umd.js";
-
-  /** Figures a gate can watch, and whether higher is better. */
-  static final Map<String, Boolean> METRICS = new LinkedHashMap<>();
-
-  static {
-    METRICS.put("throughput", true);
-    METRICS.put("mean", false);
-    METRICS.put("p50", false);
-    METRICS.put("p90", false);
-    METRICS.put("p99", false);
-    METRICS.put("p999", false);
-    METRICS.put("max", false);
-  }
 
   private Report() {}
 
@@ -69,11 +55,11 @@ public final class Report {
   public static int write(Path resultsFile, Path baselineFile, String gate) throws IOException {
     Results results = read(resultsFile, "-Dresults");
     Results baseline = baselineFile == null ? null : read(baselineFile, "-Dbaseline");
-    Map<String, Double> thresholds = parseGate(gate);
+    Gate thresholds = Gate.parse(gate);
     List<String> regressions = baseline == null ? List.of() : regressions(results, baseline, thresholds);
     regressions.forEach(r -> System.err.println("REGRESSION " + r));
     Files.writeString(resultsFile.resolveSibling("results.csv"), csv(results));
-    Files.writeString(resultsFile.resolveSibling("report.html"), html(results, baseline, thresholds, regressions));
+    Files.writeString(resultsFile.resolveSibling("report.html"), html(results, baseline, thresholds.thresholds(), regressions));
     return regressions.size();
   }
 
@@ -95,22 +81,7 @@ public final class Report {
 
   /** "throughput:10,p99:20": fail when throughput drops more than 10 %, or p99 rises more than 20 %. */
   static Map<String, Double> parseGate(String gate) {
-    Map<String, Double> thresholds = new LinkedHashMap<>();
-    if (gate == null || gate.isBlank()) {
-      return thresholds;
-    }
-    for (String part : gate.split(",")) {
-      String[] kv = part.trim().split(":");
-      if (kv.length != 2 || !METRICS.containsKey(kv[0].trim())) {
-        throw new IllegalArgumentException("-Dgate=" + gate + ": expected metric:percent pairs such as throughput:10,p99:20; metrics: " + METRICS.keySet());
-      }
-      try {
-        thresholds.put(kv[0].trim(), Double.parseDouble(kv[1].trim()));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("-Dgate=" + gate + ": '" + kv[1] + "' is not a percentage");
-      }
-    }
-    return thresholds;
+    return Gate.parse(gate).thresholds();
   }
 
   static double value(Cell c, String metric) {
@@ -126,31 +97,25 @@ public final class Report {
     };
   }
 
-  /** Change in percent from baseline to current, or NaN when either side has no figure. */
-  static double change(Cell current, Cell base, String metric) {
-    if (current == null || base == null || !current.passed() || !base.passed() || value(base, metric) == 0) {
-      return Double.NaN;
-    }
-    return 100.0 * (value(current, metric) - value(base, metric)) / value(base, metric);
+  /** The gated figures of a cell, by {@link Gate}'s metric names. */
+  static Map<String, Double> figures(Cell c) {
+    Map<String, Double> figures = new LinkedHashMap<>();
+    Gate.METRICS.keySet().forEach(metric -> figures.put(metric, value(c, metric)));
+    return figures;
   }
 
-  static List<String> regressions(Results current, Results baseline, Map<String, Double> thresholds) {
+  static List<String> regressions(Results current, Results baseline, Gate gate) {
     List<String> found = new ArrayList<>();
     for (Cell cell : current.cells()) {
       Cell base = find(baseline, cell.framework(), cell.level());
       if (base == null) {
         continue;
       }
-      if (base.passed() && !cell.passed() && !thresholds.isEmpty()) {
-        found.add(cell.framework() + " at " + cell.level() + ": failed (" + cell.reason() + "), baseline passed");
-        continue;
-      }
-      for (Map.Entry<String, Double> t : thresholds.entrySet()) {
-        double change = change(cell, base, t.getKey());
-        boolean higherIsBetter = METRICS.get(t.getKey());
-        if (!Double.isNaN(change) && (higherIsBetter ? -change : change) > t.getValue()) {
-          found.add(String.format(Locale.ROOT, "%s at %d: %s %+.1f %% (limit %.1f %%)", cell.framework(), cell.level(), t.getKey(), change, t.getValue()));
-        }
+      String what = cell.framework() + " at " + cell.level();
+      if (base.passed() && !cell.passed() && !gate.isEmpty()) {
+        found.add(what + ": failed (" + cell.reason() + "), baseline passed");
+      } else if (base.passed() && cell.passed()) {
+        found.addAll(gate.regressions(what, figures(cell), figures(base)));
       }
     }
     return found;
@@ -190,17 +155,6 @@ public final class Report {
       data.set("gate", JSON.valueToTree(thresholds));
       data.set("regressions", JSON.valueToTree(regressions));
     }
-    String template = resource("benchmark/matrix/report.html");
-    String json = JSON.writeValueAsString(data).replace("</", "<\\/");
-    return template.replace("/*CHART_JS*/", resource(CHART_JS)).replace("/*DATA*/null", json);
-  }
-
-  private static String resource(String name) throws IOException {
-    try (InputStream in = Report.class.getClassLoader().getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IOException("missing resource " + name);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+    return HtmlPage.render("benchmark/matrix/report.html", data);
   }
 }

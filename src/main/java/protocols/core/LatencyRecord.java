@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,6 +29,7 @@ import io.gatling.core.CoreComponents;
 import io.gatling.core.actor.ActorSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import protocols.core.report.RunEnd;
 import scala.runtime.BoxedUnit;
 
 /**
@@ -173,6 +175,7 @@ public final class LatencyRecord {
     Map<Series, Long> callsBySeries = new HashMap<>();
     long calls = 0;
     for (Series s : series.values()) {
+      s.tickKo(now);
       Histogram interval = s.recorder.getIntervalHistogram();
       if (interval.getTotalCount() == 0) {
         continue;
@@ -216,6 +219,7 @@ public final class LatencyRecord {
     series.values().forEach(s -> totals.put(s.name, s.total));
     Path summary = folder.resolve(SUMMARY_FILE);
     Files.writeString(summary, summaryJson(totals));
+    RunEnd.recorded(folder);
     return summary;
   }
 
@@ -240,6 +244,7 @@ public final class LatencyRecord {
       json.setLength(json.length() - 1);
       json.append(String.format(Locale.ROOT, ", \"cpuPerCall\": %.2f",
           h.getTotalCount() > 0 ? s.cpuNanos / 1000 / h.getTotalCount() : 0.0));
+      json.append(", \"koPerSecond\": ").append(s.koPerSecond);
       json.append(", \"errors\": {");
       int e = 0;
       for (Map.Entry<String, LongAdder> error : new TreeMap<>(s.errors).entrySet()) {
@@ -263,7 +268,7 @@ public final class LatencyRecord {
         String.format(
             Locale.ROOT,
             "{\"count\": %d, \"ok\": %d, \"ko\": %d, \"throughput\": %.1f, \"min\": %d, \"mean\": %.1f,"
-                + " \"p50\": %d, \"p90\": %d, \"p99\": %d, \"p999\": %d, \"max\": %d}",
+                + " \"p50\": %d, \"p90\": %d, \"p99\": %d, \"p999\": %d, \"p9999\": %d, \"max\": %d}",
             count,
             ok,
             ko,
@@ -274,6 +279,7 @@ public final class LatencyRecord {
             h.getValueAtPercentile(90),
             h.getValueAtPercentile(99),
             h.getValueAtPercentile(99.9),
+            h.getValueAtPercentile(99.99),
             timed ? h.getMaxValue() : 0));
   }
 
@@ -308,9 +314,20 @@ public final class LatencyRecord {
     /** This process's CPU time in the seconds this name had calls, shared by calls (ticker thread only). */
     double cpuNanos;
     final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    /** KO calls per interval, as [end of interval (epoch ms), count]: the hlog's histograms mix OK and KO. */
+    final StringJoiner koPerSecond = new StringJoiner(", ", "[", "]");
+    private long koAtLastTick;
 
     Series(String name) {
       this.name = name;
+    }
+
+    void tickKo(long nowMillis) {
+      long koNow = ko.sum() + unsent.sum();
+      if (koNow > koAtLastTick) {
+        koPerSecond.add("[" + nowMillis + ", " + (koNow - koAtLastTick) + "]");
+        koAtLastTick = koNow;
+      }
     }
 
     void countError(String message) {

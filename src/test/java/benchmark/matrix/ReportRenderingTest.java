@@ -3,23 +3,19 @@ package benchmark.matrix;
 import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import protocols.testkit.Chromium;
 
 /** The comparison report opened from disk in a real headless browser (Debian's chromium). */
 class ReportRenderingTest {
-
-  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
   @TempDir Path dir;
 
   @Test
   void theReportDrawsItsSixChartsWithoutScriptErrors() throws Exception {
-    assertTrue(Files.isExecutable(CHROMIUM), "needs Debian's chromium (apt-get install chromium); .ci/run installs it");
     Path base = Files.createDirectories(dir.resolve("base")).resolve("results.json");
     Path now = Files.createDirectories(dir.resolve("now")).resolve("results.json");
     ObjectMapper json = new ObjectMapper();
@@ -29,25 +25,10 @@ class ReportRenderingTest {
         ReportTest.cell("rpcx", 100, 25_000, 1_100), Cell.failed("rpcx", 500, "server did not start", null)));
     Report.write(now, base, "throughput:10");
 
-    String dom = dumpDom(now.resolveSibling("report.html"));
+    String dom = Chromium.dumpDom(now.resolveSibling("report.html"), dir);
 
     assertTrue(dom.contains("data-charts-rendered=\"6\""), "six charts drawn: " + dom.substring(0, Math.min(400, dom.length())));
     assertFalse(dom.contains("data-errors"), "no script error");
     assertTrue(dom.contains("failed: server did not start"), "the failed cell shows its reason");
   }
-
-  private String dumpDom(Path page) throws Exception {
-    Process chromium =
-        new ProcessBuilder(
-                CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + dir.resolve("profile"), "--virtual-time-budget=5000", "--dump-dom",
-                page.toUri().toString())
-            .redirectError(dir.resolve("chromium.err").toFile())
-            .start();
-    byte[] out = chromium.getInputStream().readAllBytes();
-    assertTrue(chromium.waitFor(60, TimeUnit.SECONDS), "chromium ended");
-    return new String(out, StandardCharsets.UTF_8);
-  }
-
 }
