@@ -3,8 +3,8 @@
 def stacks = [
     grpc  : ['io.grpc:'],
     thrift: ['org.apache.thrift:'],
-    dubbo : ['org.apache.dubbo:', 'org.apache.zookeeper:', 'org.apache.curator:', 'com.alibaba:', 'com.alibaba.fastjson2:'],
-    motan : ['com.weibo:', 'com.caucho:'],
+    dubbo : ['org.apache.dubbo:', 'org.apache.zookeeper:', 'org.apache.curator:', 'com.alibaba.fastjson2:'],
+    motan : ['com.weibo:', 'com.caucho:', 'com.alibaba:fastjson:'],
     rpcx  : [],
 ]
 def harness = ['org.webjars', 'io.grpc:grpc-netty-shaded:', 'org.apache.curator:curator-test:']
