@@ -34,7 +34,7 @@ public class SaySimulation extends Simulation {
 
   {
     setUp(say.injectOpen(constantUsersPerSec(50).during(3)))
-        .protocols(dubbo.target(target).timeout(Duration.ofSeconds(3)))
+        .protocols(dubbo.target(target).timeout(Duration.ofSeconds(10)))
         .assertions(global().successfulRequests().percent().is(100.0), global().requestsPerSec().gt(10.0));
   }
 

@@ -24,7 +24,7 @@ public class GreeterSimulation extends Simulation {
               grpc("say hello")
                   .unary(GreeterGrpc.getSayHelloMethod())
                   .payload(session -> HelloRequest.newBuilder().setName(session.getString("name")).build())
-                  .deadline(Duration.ofSeconds(2))
+                  .deadline(Duration.ofSeconds(10))
                   .check(response(HelloReply::getMessage).is(session -> "Hello " + session.getString("name"))));
 
   {

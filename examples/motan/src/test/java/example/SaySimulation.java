@@ -30,7 +30,7 @@ public class SaySimulation extends Simulation {
                   .service(BenchmarkServiceAsync.class)
                   .call(BenchmarkServiceAsync::sayAsync, byte[].class)
                   .payload(REQUEST)
-                  .timeout(Duration.ofSeconds(3))
+                  .timeout(Duration.ofSeconds(10))
                   .check(response(BenchmarkMessages::field1).is("OK")));
 
   {

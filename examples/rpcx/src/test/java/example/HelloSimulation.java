@@ -27,7 +27,7 @@ public class HelloSimulation extends Simulation {
                   .call("Hello", "Say")
                   .protobuf(BenchmarkMessage.parser())
                   .payload(BenchmarkMessages.request())
-                  .timeout(Duration.ofSeconds(2))
+                  .timeout(Duration.ofSeconds(10))
                   .check(response(BenchmarkMessage::getField1).is("OK")));
 
   {

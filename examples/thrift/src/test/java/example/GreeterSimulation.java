@@ -27,7 +27,7 @@ public class GreeterSimulation extends Simulation {
                   .service(Greeter.AsyncClient::new)
                   .call(Greeter.AsyncClient::say)
                   .payload(session -> new BenchmarkMessage().setField1("hello").setField2((int) session.userId()))
-                  .timeout(Duration.ofSeconds(2))
+                  .timeout(Duration.ofSeconds(10))
                   .check(response(BenchmarkMessage::getField1).is("OK")));
 
   {
