@@ -104,7 +104,8 @@ public final class RpcxConnection implements AutoCloseable {
 
   /** False once the connection failed or closed: then it only fails calls. */
   public boolean isUsable() {
-    return closedBecause == null;
+    // a failed connect is done before its listeners (which set closedBecause) have run
+    return closedBecause == null && !(connected.isDone() && !connected.isSuccess());
   }
 
   /** Calls now in flight on this connection. */
@@ -220,7 +221,8 @@ public final class RpcxConnection implements AutoCloseable {
       if (connected.isSuccess()) {
         write.accept(connected.channel());
       } else {
-        fail.accept(closedBecauseOr(connectFailure(connected.cause())));
+        closed(connectFailure(connected.cause())); // idempotent: the first reason stays
+        fail.accept(closedBecause);
       }
       return;
     }
@@ -329,7 +331,7 @@ public final class RpcxConnection implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "rpcx connection to " + address + (isUsable() ? "" : " (closed: " + closedBecause.getMessage() + ")");
+    return "rpcx connection to " + address + (isUsable() ? "" : " (closed: " + closedBecauseOr(connectFailure(connected.cause())).getMessage() + ")");
   }
 
   private final class PendingCall extends CompletableFuture<RpcxMessage> {
