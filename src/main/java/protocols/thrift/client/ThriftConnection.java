@@ -144,7 +144,7 @@ public final class ThriftConnection implements AutoCloseable {
                   call.fail(
                       new ThriftCallException(
                           ThriftCallException.TIMEOUT,
-                          "no response from " + address + " within the timeout of " + timeout.toMillis() + " ms",
+                          "no response from " + address + " within the timeout of " + timeout.toMillis() + " ms" + neverAnswered(),
                           null)),
               timeout.toNanos(),
               TimeUnit.NANOSECONDS);
@@ -222,18 +222,23 @@ public final class ThriftConnection implements AutoCloseable {
         cause);
   }
 
-  /** The server closed the connection: if it never answered anything, the wire may be the cause. */
-  private ThriftCallException closedByServer() {
-    String hint =
-        anyReply || !anyCallSent
-            ? ""
-            : " (it never answered on this connection: if every call ends so, the server may not speak "
-                + settings.wire()
-                + "; the protocol's transport, binary/compact and multiplexed service must match the server's)";
+  /**
+   * The connection broke: when the server never answered on it, the likeliest cause is that it speaks
+   * another transport or protocol (servers drop a connection whose first bytes they cannot parse).
+   */
+  private ThriftCallException lost(String how, Throwable cause) {
     return new ThriftCallException(
         ThriftCallException.CONNECTION_LOST,
-        "the connection to " + address + " broke during the call: closed by the server" + hint,
-        null);
+        "the connection to " + address + " broke during the call: " + how + neverAnswered(),
+        cause);
+  }
+
+  private String neverAnswered() {
+    return anyReply || !anyCallSent
+        ? ""
+        : " (the server never answered on this connection: if every call ends so, the server may not speak "
+            + settings.wire()
+            + "; the protocol's transport, binary/compact and multiplexed service name must match the server's)";
   }
 
   private void closed(ThriftCallException reason) {
@@ -333,17 +338,14 @@ public final class ThriftConnection implements AutoCloseable {
                   w.status(),
                   (w.mismatch() ? "" : "malformed reply from " + address + ": ") + w.getMessage(),
                   w)
-              : new ThriftCallException(
-                  ThriftCallException.CONNECTION_LOST,
-                  "the connection to " + address + " broke during the call: " + cause.getMessage(),
-                  cause));
+              : lost(cause.getMessage(), cause));
       ctx.close();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
       ThriftCallException why = failure.get();
-      closed(why != null ? why : closedByServer());
+      closed(why != null ? why : lost("closed by the server", null));
     }
   }
 }
