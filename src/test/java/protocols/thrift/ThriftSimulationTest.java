@@ -22,6 +22,18 @@ class ThriftSimulationTest {
   }
 
   @Test
+  void theSimulationRunsBufferedCompactAndMultiplexedAgainstItsServerSpeakingTheSame() {
+    GatlingRun run =
+        GatlingRun.run(
+            ThriftSimulation.class,
+            Map.of("levels", "5", "ramp", "0", "hold", "2", "transport", "buffered", "protocol", "compact", "service", "Greeter"));
+
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.ok("Say") > 0, run.toString());
+    assertEquals(0, run.ko("Say"), run.toString());
+  }
+
+  @Test
   void theThriftClientRunsOnGatlingsThreadsAndLeavesNoneOfItsOwn() throws InterruptedException {
     GatlingRun run =
         GatlingRun.run(ThriftSimulation.class, Map.of("levels", "3", "ramp", "0", "hold", "1", "connections", "2"));
