@@ -34,7 +34,7 @@ import protocols.thrift.codec.ThriftReply;
  *
  * The generated classes are found once per call class, by the names the Thrift compiler gives them.
  */
-final class GeneratedCalls {
+public final class GeneratedCalls {
 
   private GeneratedCalls() {}
 
@@ -85,7 +85,7 @@ final class GeneratedCalls {
    * Sends one call: {@code method} is invoked on a fresh generated client (a few fields, so one per
    * call); the result or failure reaches the callback it passed, hence the returned future.
    */
-  static <S extends TAsyncClient, Req, Res> CompletableFuture<Res> send(
+  public static <S extends TAsyncClient, Req, Res> CompletableFuture<Res> send(
       ThriftConnection connection,
       ThriftEncoding encoding,
       ThriftService<S> service,
