@@ -7,14 +7,20 @@ import static protocols.thrift.ThriftDsl.*;
 import benchmark.BenchmarkMessages;
 import benchmark.thrift.ThriftBenchmarkMessages;
 import benchmark.thrift.ThriftBenchmarkServer;
+import benchmark.thrift.ThriftBenchmarkServer.Options;
 import benchmark.thrift.gen.BenchmarkMessage;
 import benchmark.thrift.gen.Greeter;
 
-/** The seed's Thrift benchmark: Greeter.say with the benchmark message, over the shared staircase. */
+/**
+ * The seed's Thrift benchmark: Greeter.say with the benchmark message, over the shared staircase.
+ * {@code -Dtransport=framed|buffered}, {@code -Dprotocol=binary|compact} and {@code -Dservice=NAME}
+ * (a multiplexed service; unset: none) set the client and the embedded server alike.
+ */
 public class ThriftSimulation extends BenchmarkSimulation {
 
   public ThriftSimulation() {
-    super(embedded(s -> ThriftBenchmarkServer.start("127.0.0.1", 0, s.serviceTime())));
+    super(embedded(s -> ThriftBenchmarkServer.start("127.0.0.1", 0, s.serviceTime(), Options.fromSystemProperties())));
+    Options wire = Options.fromSystemProperties();
     benchmark(
         "Thrift Greeter.say",
         exec(
@@ -23,6 +29,11 @@ public class ThriftSimulation extends BenchmarkSimulation {
                 .call(Greeter.AsyncClient::say)
                 .payload(ThriftBenchmarkMessages.request())
                 .check(response(BenchmarkMessage::getField1).is(BenchmarkMessages.OK))),
-        thrift.target(target.address()).connections(settings.connections()));
+        thrift
+            .target(target.address())
+            .transport(wire.transport())
+            .encoding(wire.encoding())
+            .multiplexed(wire.service())
+            .connections(settings.connections()));
   }
 }

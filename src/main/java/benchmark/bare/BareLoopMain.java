@@ -29,16 +29,17 @@ public final class BareLoopMain {
       case "grpc" -> connections -> new GrpcBareClient(target, connections);
       case "rpcx" -> connections -> new RpcxBareClient(target, connections);
       case "thrift" -> new ThriftBareClient.Selectors(target);
+      case "thrift-netty" -> new ThriftNettyBareClient.Loops(target);
       case "dubbo" -> new DubboBareClient.Consumer(target);
       case "motan" -> new MotanBareClient.Callers(target);
       default -> throw new IllegalArgumentException(
-          "no bare loop for framework '" + framework + "'; expected grpc, rpcx, thrift, dubbo or motan");
+          "no bare loop for framework '" + framework + "'; expected grpc, rpcx, thrift, thrift-netty, dubbo or motan");
     };
   }
 
   public static void main(String[] args) throws Exception {
     if (args.length != 7) {
-      System.err.println("usage: BareLoopMain <grpc|rpcx|thrift|dubbo|motan> <host:port> <concurrency> <N|per-user> <warmup> <duration> <out.json>");
+      System.err.println("usage: BareLoopMain <grpc|rpcx|thrift|thrift-netty|dubbo|motan> <host:port> <concurrency> <N|per-user> <warmup> <duration> <out.json>");
       System.exit(2);
     }
     HostAndPort target = HostAndPort.parse(args[1], "target");

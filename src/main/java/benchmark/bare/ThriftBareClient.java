@@ -31,7 +31,7 @@ final class ThriftBareClient implements BareClient {
 
   /** The selector threads ({@link TAsyncClientManager}s) that every connection of every client shares. */
   static final class Selectors implements BareClients {
-    private static final int THREADS = ThriftProtocolBuilder.DEFAULT_SELECTOR_THREADS;
+    private static final int THREADS = 2; // the seed's and the former thrift protocol's default
 
     private final HostAndPort target;
     private final TAsyncClientManager[] managers = new TAsyncClientManager[THREADS];

@@ -26,9 +26,12 @@ import protocols.core.LatencyRecord;
  *
  * <pre>mvn test-compile exec:java@overhead -Dframeworks=grpc,thrift -Dlevels=100,1000 [-Dconnections=4|per-user]</pre>
  *
- * Connections: {@code -Dconnections} for every framework if given; else one per user for Thrift (a
- * Thrift connection carries one call at a time: with fewer, users wait in line for one) and 4 shared for
- * the others.
+ * Connections: {@code -Dconnections} for every framework if given; else one per user for Thrift (as the
+ * seed; libthrift's async client carries one call at a time, so with fewer its bare loop's chains wait
+ * in line for one) and 4 shared for the others.
+ *
+ * <p>Thrift has two bare loops against the same Gatling runs: {@code thrift}, libthrift's own async
+ * client (the baseline), and {@code thrift-netty}, the protocol's Netty client without Gatling.
  *
  * Writes {@code overhead.md} and {@code overhead.json} into {@code -Dout} (default bench/results/overhead-<stamp>).
  */
@@ -66,13 +69,14 @@ public final class Overhead {
         (framework, target, dir) -> {
           String connections = connections(framework, connectionsProperty);
           for (int level : levels) {
-            rows.add(measure(jvms, framework, target, level, connections, warmup, hold, dir.resolve(String.valueOf(level))));
+            rows.addAll(measure(jvms, framework, target, level, connections, warmup, hold, dir.resolve(String.valueOf(level))));
           }
           return framework.id() + " measured";
         },
         (framework, reason) -> {
           String connections = connections(framework, connectionsProperty);
-          levels.forEach(level -> rows.add(new Row(framework.id(), level, connections, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, reason)));
+          levels.forEach(level -> bareLoops(framework).forEach(
+              bare -> rows.add(new Row(bare, level, connections, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, reason))));
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("overhead.json").toFile(), rows);
@@ -89,33 +93,50 @@ public final class Overhead {
     return framework.id().equals("thrift") ? "per-user" : "4";
   }
 
-  static Row measure(Jvms jvms, Framework framework, HostAndPort target, int level, String connections, Duration warmup, Duration hold, Path dir)
+  /** The bare loops a framework's Gatling runs are compared with, by BareLoopMain id. */
+  static List<String> bareLoops(Framework framework) {
+    return framework.id().equals("thrift") ? List.of("thrift", "thrift-netty") : List.of(framework.id());
+  }
+
+  /** One row per bare loop of the framework, each against the same Gatling runs. */
+  static List<Row> measure(Jvms jvms, Framework framework, HostAndPort target, int level, String connections, Duration warmup, Duration hold, Path dir)
       throws IOException, InterruptedException {
     Files.createDirectories(dir);
     Duration limit = warmup.plus(hold).plusSeconds(180);
-    Path bareJson = dir.resolve("bare.json");
-    Process bare = jvms.start(List.of("-Xmx2g"), "benchmark.bare.BareLoopMain",
-        List.of(framework.id(), target.toString(), String.valueOf(level), connections,
-            warmup.toMillis() + "ms", hold.toMillis() + "ms", bareJson.toString()), dir.resolve("bare.log"));
-    Jvms.await(bare, limit);
+    for (String loop : bareLoops(framework)) {
+      Process bare = jvms.start(List.of("-Xmx2g"), "benchmark.bare.BareLoopMain",
+          List.of(loop, target.toString(), String.valueOf(level), connections,
+              warmup.toMillis() + "ms", hold.toMillis() + "ms", dir.resolve(bareFile(framework, loop, "json")).toString()),
+          dir.resolve(bareFile(framework, loop, "log")));
+      Jvms.await(bare, limit);
+    }
     List<String> props = Bench.closedLoop(target, level, connections, warmup, hold);
     Jvms.await(jvms.startGatling("2g", props, framework.simulationClass(), dir.resolve("gatling"), dir.resolve("gatling.log")), limit);
     List<String> off = new ArrayList<>(props);
     off.add("-D" + LatencyRecord.ENABLED_PROPERTY + "=false");
     Jvms.await(jvms.startGatling("2g", off, framework.simulationClass(), dir.resolve("gatling-record-off"), dir.resolve("gatling-record-off.log")), limit);
 
-    JsonNode b = GatlingResults.measuredIn(bareJson);
     JsonNode g = GatlingResults.measured(GatlingResults.newestRun(dir.resolve("gatling")));
-    String problem = b == null ? "bare loop wrote no result" + Jvms.tail(dir.resolve("bare.log"))
-        : g == null ? "Gatling wrote no record" + Jvms.tail(dir.resolve("gatling.log"))
-        : failedCalls(b, g);
-    double bt = b == null ? 0 : b.get("throughput").asDouble();
-    double gt = g == null ? 0 : g.get("throughput").asDouble();
-    return new Row(framework.id(), level, connections, bt, gt, bt > 0 ? gt / bt : 0,
-        b == null ? 0 : b.get("p50").asLong(), g == null ? 0 : g.get("p50").asLong(),
-        b == null ? 0 : b.get("p99").asLong(), g == null ? 0 : g.get("p99").asLong(),
-        b == null ? 0 : b.path("cpuPerCall").asDouble(), g == null ? 0 : g.path("cpuPerCall").asDouble(),
-        consoleRps(dir.resolve("gatling.log")), consoleRps(dir.resolve("gatling-record-off.log")), problem);
+    List<Row> rows = new ArrayList<>();
+    for (String loop : bareLoops(framework)) {
+      JsonNode b = GatlingResults.measuredIn(dir.resolve(bareFile(framework, loop, "json")));
+      String problem = b == null ? "bare loop wrote no result" + Jvms.tail(dir.resolve(bareFile(framework, loop, "log")))
+          : g == null ? "Gatling wrote no record" + Jvms.tail(dir.resolve("gatling.log"))
+          : failedCalls(b, g);
+      double bt = b == null ? 0 : b.get("throughput").asDouble();
+      double gt = g == null ? 0 : g.get("throughput").asDouble();
+      rows.add(new Row(loop, level, connections, bt, gt, bt > 0 ? gt / bt : 0,
+          b == null ? 0 : b.get("p50").asLong(), g == null ? 0 : g.get("p50").asLong(),
+          b == null ? 0 : b.get("p99").asLong(), g == null ? 0 : g.get("p99").asLong(),
+          b == null ? 0 : b.path("cpuPerCall").asDouble(), g == null ? 0 : g.path("cpuPerCall").asDouble(),
+          consoleRps(dir.resolve("gatling.log")), consoleRps(dir.resolve("gatling-record-off.log")), problem));
+    }
+    return rows;
+  }
+
+  /** bare.json for a framework's only loop (as before), bare-thrift-netty.json for a second one. */
+  private static String bareFile(Framework framework, String loop, String extension) {
+    return (loop.equals(framework.id()) ? "bare" : "bare-" + loop) + "." + extension;
   }
 
   /** Null when every measured call was OK, both ways; else how many were not. */

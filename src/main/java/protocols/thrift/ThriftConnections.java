@@ -2,20 +2,25 @@ package protocols.thrift;
 
 import protocols.core.ClientFactory;
 import protocols.core.ClientIo;
+import protocols.thrift.client.ThriftConnection;
 
-/**
- * Opens the connection pools of a {@link ThriftProtocol}. Opening a pool opens no socket: connections
- * are made on demand, on the protocol's connector threads, so this never blocks a virtual user.
- */
-final class ThriftConnections implements ClientFactory<ThriftProtocol, ThriftPool> {
+/** Opens the connections of a {@link ThriftProtocol}: one per client of its connection model. */
+final class ThriftConnections implements ClientFactory<ThriftProtocol, ThriftConnection> {
 
   @Override
-  public ThriftPool open(ThriftProtocol protocol, ClientIo io) throws Exception { // libthrift runs its own selector threads
-    return new ThriftPool(protocol, protocol.runtime.acquire(), protocol.poolSize());
+  public ThriftConnection open(ThriftProtocol protocol, ClientIo io) {
+    // connects in the background, on Gatling's loop: replies come back on the users' own thread
+    return ThriftConnection.open(protocol.client, io.eventLoop(), io.socketChannels());
   }
 
   @Override
-  public void close(ThriftPool pool) {
-    pool.close();
+  public void close(ThriftConnection connection) {
+    connection.close();
+  }
+
+  /** A connection that failed or was closed is replaced by a new one on its next use. */
+  @Override
+  public boolean isUsable(ThriftConnection connection) {
+    return connection.isUsable();
   }
 }

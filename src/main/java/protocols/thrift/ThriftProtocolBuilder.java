@@ -4,45 +4,48 @@ import io.gatling.javaapi.core.ProtocolBuilder;
 import java.time.Duration;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
+import protocols.thrift.client.ThriftClientSettings;
+import protocols.thrift.codec.ThriftMessageDecoder;
 
 /**
- * {@code thrift.target("localhost:9090").sharedConnections(64).timeout(Duration.ofSeconds(2))}: where
- * and how a simulation's Thrift calls go. Immutable; every method returns a new builder.
+ * {@code thrift.target("localhost:9090").buffered().compact().multiplexed("Greeter")}: where and how a
+ * simulation's Thrift calls go. Immutable; every method returns a new builder.
  *
- * <p>Calls go through Thrift's non-blocking async clients, which always use the framed transport: the
- * server must be framed too (a {@code TNonblockingServer}, {@code TThreadedSelectorServer}, or any
- * server with {@code TFramedTransport}).
+ * <p>Calls run on Gatling's own event loops (Netty), framed or buffered, binary or compact, plain or
+ * multiplexed: the transport, protocol and service name must be the server's.
  */
 public final class ThriftProtocolBuilder implements ProtocolBuilder {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
-  public static final int DEFAULT_SELECTOR_THREADS = 2;
 
   private final HostAndPort target;
+  private final ThriftTransport transport;
   private final ThriftEncoding encoding;
-  private final int sharedConnections; // 0: one per virtual user
+  private final String service;
+  private final ConnectionModel connections;
   private final Duration connectTimeout;
   private final Duration timeout;
-  private final int selectorThreads;
 
   ThriftProtocolBuilder() {
-    this(null, ThriftEncoding.BINARY, 0, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT, DEFAULT_SELECTOR_THREADS);
+    this(null, ThriftTransport.FRAMED, ThriftEncoding.BINARY, null, ConnectionModel.perUser(), DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT);
   }
 
   private ThriftProtocolBuilder(
       HostAndPort target,
+      ThriftTransport transport,
       ThriftEncoding encoding,
-      int sharedConnections,
+      String service,
+      ConnectionModel connections,
       Duration connectTimeout,
-      Duration timeout,
-      int selectorThreads) {
+      Duration timeout) {
     this.target = target;
+    this.transport = transport;
     this.encoding = encoding;
-    this.sharedConnections = sharedConnections;
+    this.service = service;
+    this.connections = connections;
     this.connectTimeout = connectTimeout;
     this.timeout = timeout;
-    this.selectorThreads = selectorThreads;
   }
 
   /** The server, as {@code host:port}. */
@@ -54,7 +57,24 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
     if (target == null) {
       throw new IllegalArgumentException("thrift.target: expected host:port, got null");
     }
-    return new ThriftProtocolBuilder(target, encoding, sharedConnections, connectTimeout, timeout, selectorThreads);
+    return new ThriftProtocolBuilder(target, transport, encoding, service, connections, connectTimeout, timeout);
+  }
+
+  /** {@code TFramedTransport} (the default): a 4-byte length before each message. */
+  public ThriftProtocolBuilder framed() {
+    return transport(ThriftTransport.FRAMED);
+  }
+
+  /** No frame length ({@code TSocket}/{@code TBufferedTransport}), as many blocking servers expect. */
+  public ThriftProtocolBuilder buffered() {
+    return transport(ThriftTransport.BUFFERED);
+  }
+
+  public ThriftProtocolBuilder transport(ThriftTransport transport) {
+    if (transport == null) {
+      throw new IllegalArgumentException("thrift.transport: expected FRAMED or BUFFERED, got null");
+    }
+    return new ThriftProtocolBuilder(target, transport, encoding, service, connections, connectTimeout, timeout);
   }
 
   /** {@code TBinaryProtocol} (the default). */
@@ -71,21 +91,35 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
     if (encoding == null) {
       throw new IllegalArgumentException("thrift.encoding: expected BINARY or COMPACT, got null");
     }
-    return new ThriftProtocolBuilder(target, encoding, sharedConnections, connectTimeout, timeout, selectorThreads);
+    return new ThriftProtocolBuilder(target, transport, encoding, service, connections, connectTimeout, timeout);
   }
 
   /**
-   * A pool of at most {@code count} connections shared by all virtual users. A connection carries one
-   * call at a time: when all are busy, a call waits (without blocking a thread) for the next free one,
-   * and that wait is part of its response time; a call still waiting when its timeout expires is a KO
-   * ({@code POOL_EXHAUSTED}) and is not sent.
+   * Calls a service registered under {@code serviceName} in the server's {@code
+   * TMultiplexedProcessor}: the method goes on the wire as {@code "serviceName:method"}, as {@code
+   * TMultiplexedProtocol} sends it. Null: not multiplexed (the default).
+   */
+  public ThriftProtocolBuilder multiplexed(String serviceName) {
+    if (serviceName != null && (serviceName.isBlank() || serviceName.contains(":"))) {
+      throw new IllegalArgumentException(
+          "thrift.multiplexed: expected the name a TMultiplexedProcessor registers the service under (no ':'), got \""
+              + serviceName
+              + "\"");
+    }
+    return new ThriftProtocolBuilder(target, transport, encoding, serviceName, connections, connectTimeout, timeout);
+  }
+
+  /**
+   * {@code count} connections shared by all virtual users, each carrying many calls at once
+   * (pipelined: a Thrift server answers one connection's calls in order, so a call waits on the server
+   * for those sent before it on its connection, and that wait is part of its response time).
    */
   public ThriftProtocolBuilder sharedConnections(int count) {
     if (count < 1) {
       throw new IllegalArgumentException(
           "thrift.sharedConnections: expected a pool size of at least 1, got " + count);
     }
-    return new ThriftProtocolBuilder(target, encoding, count, connectTimeout, timeout, selectorThreads);
+    return new ThriftProtocolBuilder(target, transport, encoding, service, ConnectionModel.shared(count), connectTimeout, timeout);
   }
 
   /**
@@ -93,7 +127,7 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
    * call and closed when it exits: a user never waits for another user's call.
    */
   public ThriftProtocolBuilder connectionPerUser() {
-    return new ThriftProtocolBuilder(target, encoding, 0, connectTimeout, timeout, selectorThreads);
+    return new ThriftProtocolBuilder(target, transport, encoding, service, ConnectionModel.perUser(), connectTimeout, timeout);
   }
 
   /** {@link ConnectionModel#shared(int)} or {@link ConnectionModel#perUser()}, as {@code -Dconnections} reads. */
@@ -107,25 +141,16 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
   /** How long opening a connection may take; a call that needs it fails with CONNECT_FAILED after. */
   public ThriftProtocolBuilder connectTimeout(Duration connectTimeout) {
     return new ThriftProtocolBuilder(
-        target, encoding, sharedConnections, positive(connectTimeout, "thrift.connectTimeout"), timeout, selectorThreads);
+        target, transport, encoding, service, connections, positive(connectTimeout, "thrift.connectTimeout"), timeout);
   }
 
   /**
-   * The timeout of calls that set none, from the moment the virtual user sends the call: it covers the
-   * wait for a free connection, connecting, and the call itself.
+   * The timeout of calls that set none, from the moment the virtual user sends the call: it covers
+   * connecting, the wait behind earlier calls on the same connection, and the call itself.
    */
   public ThriftProtocolBuilder timeout(Duration timeout) {
     return new ThriftProtocolBuilder(
-        target, encoding, sharedConnections, connectTimeout, positive(timeout, "thrift.timeout"), selectorThreads);
-  }
-
-  /** Thrift selector threads ({@code TAsyncClientManager}s) driving all connections' I/O; default 2. */
-  public ThriftProtocolBuilder selectorThreads(int count) {
-    if (count < 1 || count > 64) {
-      throw new IllegalArgumentException(
-          "thrift.selectorThreads: expected a number of threads from 1 to 64, got " + count);
-    }
-    return new ThriftProtocolBuilder(target, encoding, sharedConnections, connectTimeout, timeout, count);
+        target, transport, encoding, service, connections, connectTimeout, positive(timeout, "thrift.timeout"));
   }
 
   private static Duration positive(Duration d, String what) {
@@ -143,6 +168,10 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
     if (target == null) {
       throw new IllegalStateException("thrift: no target: add .target(\"host:port\")");
     }
-    return new ThriftProtocol(target, encoding, sharedConnections, connectTimeout, timeout, selectorThreads);
+    return new ThriftProtocol(
+        new ThriftClientSettings(
+            target, connectTimeout, transport, encoding, service, ThriftMessageDecoder.DEFAULT_MAX_MESSAGE_LENGTH),
+        connections,
+        timeout);
   }
 }

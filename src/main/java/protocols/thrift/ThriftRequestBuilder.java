@@ -1,11 +1,11 @@
 package protocols.thrift;
 
 import org.apache.thrift.async.TAsyncClient;
-import protocols.core.CallFailure;
 import protocols.core.FailureDescriber;
 import protocols.core.RpcCall;
 import protocols.core.RpcProtocolKey;
 import protocols.core.RpcRequestBuilder;
+import protocols.thrift.client.ThriftConnection;
 
 /**
  * A call of one method of a generated Thrift service: payload, timeout and checks. Immutable.
@@ -15,7 +15,7 @@ import protocols.core.RpcRequestBuilder;
  * @param <Res> the method's result
  */
 public final class ThriftRequestBuilder<S extends TAsyncClient, Req, Res>
-    extends RpcRequestBuilder<ThriftRequestBuilder<S, Req, Res>, ThriftProtocol, ThriftPool, Req, Res> {
+    extends RpcRequestBuilder<ThriftRequestBuilder<S, Req, Res>, ThriftProtocol, ThriftConnection, Req, Res> {
 
   private final ThriftService<S> service;
   private final ThriftMethod<S, Req, Res> method;
@@ -32,20 +32,19 @@ public final class ThriftRequestBuilder<S extends TAsyncClient, Req, Res>
   }
 
   @Override
-  protected RpcProtocolKey<ThriftProtocol, ThriftPool> protocolKey() {
+  protected RpcProtocolKey<ThriftProtocol, ThriftConnection> protocolKey() {
     return ThriftProtocol.KEY;
   }
 
   @Override
-  protected RpcCall<ThriftPool, Req, Res> call(ThriftProtocol protocol) {
-    return (pool, request, context) -> pool.call(service, method, request, context.timeout());
+  protected RpcCall<ThriftConnection, Req, Res> call(ThriftProtocol protocol) {
+    ThriftEncoding encoding = protocol.client.encoding();
+    return (connection, request, context) ->
+        GeneratedCalls.send(connection, encoding, service, method, request, context.timeout());
   }
 
   @Override
   protected FailureDescriber failureDescriber() {
-    return failure ->
-        failure instanceof ThriftCallException thrift
-            ? new CallFailure(thrift.status(), thrift.getMessage())
-            : FailureDescriber.DEFAULT.describe(failure);
+    return ThriftFailures.INSTANCE;
   }
 }

@@ -6,8 +6,10 @@ import org.apache.thrift.protocol.TProtocolFactory;
 import org.apache.thrift.transport.TNonblockingTransport;
 
 /**
- * Creates the generated async client of a Thrift service on a pooled connection. Every generated
- * {@code Xxx.AsyncClient} has a constructor of this shape, so pass {@code Xxx.AsyncClient::new}.
+ * Creates the generated async client of a Thrift service, one per call. Every generated {@code
+ * Xxx.AsyncClient} has a constructor of this shape, so pass {@code Xxx.AsyncClient::new}. The protocol
+ * hands it a manager that only keeps the generated call (the connection, on Netty, does the I/O) and no
+ * transport ({@code null}): a constructor of your own must not use them.
  *
  * @param <S> the generated async client, such as {@code Greeter.AsyncClient}
  */

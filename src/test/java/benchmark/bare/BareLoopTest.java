@@ -57,10 +57,20 @@ class BareLoopTest {
   }
 
   @Test
+  void theBareLoopOnTheProtocolsNettyClientPipelinesChainsOnSharedConnections() throws Exception {
+    try (ThriftNettyBareClient.Loops thrift = new ThriftNettyBareClient.Loops(target)) {
+      BareLoop.Result result = new BareLoop(thrift, ConnectionModel.shared(2)).run(10, Duration.ZERO, Duration.ofMillis(500));
+
+      assertTrue(result.ok() > 0, "no call answered");
+      assertEquals(0, result.ko());
+    }
+  }
+
+  @Test
   void anUnknownFrameworkIsNamedWithTheFiveThatHaveBareLoops() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BareLoopMain.open("http", target));
 
-    assertEquals("no bare loop for framework 'http'; expected grpc, rpcx, thrift, dubbo or motan", e.getMessage());
+    assertEquals("no bare loop for framework 'http'; expected grpc, rpcx, thrift, thrift-netty, dubbo or motan", e.getMessage());
   }
 
   @Test

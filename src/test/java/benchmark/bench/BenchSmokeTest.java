@@ -40,6 +40,7 @@ class BenchSmokeTest {
 
     String table = Files.readString(results.resolve("overhead.md"));
     assertTrue(table.contains("| thrift | 5 | per-user |") && table.contains("| dubbo | 5 | 4 |") && table.contains("| motan | 5 | 4 |"), table);
+    assertTrue(table.contains("| thrift-netty | 5 | per-user |"), "the bare loop on the protocol's own client: " + table);
     assertFalse(table.contains("wrote no") || table.contains("KO:"), table);
   }
 

@@ -53,16 +53,39 @@ class ThriftProtocolBuilderTest {
     ThriftProtocol protocol = thrift.target("127.0.0.1:9090").protocol();
     assertEquals(
         "thrift 127.0.0.1:9090, framed binary, one connection per virtual user, connect timeout 5000 ms,"
-            + " timeout 10000 ms, 2 selector thread(s)",
+            + " timeout 10000 ms",
         protocol.toString());
     assertEquals(ConnectionModel.perUser(), protocol.connectionModel());
   }
 
   @Test
-  void sharedConnectionsAreOnePoolForAllUsers() {
+  void sharedConnectionsAreTheBridgesSharedClients() {
     ThriftProtocol protocol =
         thrift.target("127.0.0.1:9090").connections(ConnectionModel.shared(8)).protocol();
-    assertEquals(ConnectionModel.shared(1), protocol.connectionModel(), "one pool shared by all");
-    assertEquals(8, protocol.poolSize());
+    assertEquals(ConnectionModel.shared(8), protocol.connectionModel());
+  }
+
+  @Test
+  void transportProtocolAndServiceNameShowInTheSettings() {
+    assertEquals(
+        "thrift 127.0.0.1:9090, buffered compact, service Greeter, 2 shared connection(s), connect timeout"
+            + " 5000 ms, timeout 10000 ms",
+        thrift.target("127.0.0.1:9090").buffered().compact().multiplexed("Greeter").sharedConnections(2).protocol().toString());
+  }
+
+  @Test
+  void aServiceNameWithTheSeparatorIsRefused() {
+    assertEquals(
+        "thrift.multiplexed: expected the name a TMultiplexedProcessor registers the service under (no ':'),"
+            + " got \"a:b\"",
+        error(() -> thrift.multiplexed("a:b")));
+  }
+
+  @Test
+  void transportAndProtocolNamesAreParsedWithTheExpectedValuesInTheError() {
+    assertEquals(ThriftTransport.BUFFERED, ThriftTransport.parse("Buffered", "transport"));
+    assertEquals(ThriftEncoding.COMPACT, ThriftEncoding.parse("compact", "protocol"));
+    assertEquals("transport=http: expected framed or buffered", error(() -> ThriftTransport.parse("http", "transport")));
+    assertEquals("protocol=json: expected binary or compact", error(() -> ThriftEncoding.parse("json", "protocol")));
   }
 }

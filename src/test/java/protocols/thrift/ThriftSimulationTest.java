@@ -22,7 +22,19 @@ class ThriftSimulationTest {
   }
 
   @Test
-  void whenTheSimulationEndsItsThriftThreadsStop() throws InterruptedException {
+  void theSimulationRunsBufferedCompactAndMultiplexedAgainstItsServerSpeakingTheSame() {
+    GatlingRun run =
+        GatlingRun.run(
+            ThriftSimulation.class,
+            Map.of("levels", "5", "ramp", "0", "hold", "2", "transport", "buffered", "protocol", "compact", "service", "Greeter"));
+
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.ok("Say") > 0, run.toString());
+    assertEquals(0, run.ko("Say"), run.toString());
+  }
+
+  @Test
+  void theThriftClientRunsOnGatlingsThreadsAndLeavesNoneOfItsOwn() throws InterruptedException {
     GatlingRun run =
         GatlingRun.run(ThriftSimulation.class, Map.of("levels", "3", "ramp", "0", "hold", "1", "connections", "2"));
     assertEquals(0, run.exitCode, run.toString());
@@ -31,7 +43,7 @@ class ThriftSimulationTest {
     while (thriftClientThreads() > 0 && System.currentTimeMillis() < deadline) {
       Thread.sleep(50);
     }
-    assertEquals(0, thriftClientThreads(), "selector threads left running after the simulation");
+    assertEquals(0, thriftClientThreads(), "libthrift selector threads left running after the simulation");
   }
 
   private static long thriftClientThreads() {

@@ -1,0 +1,205 @@
+package protocols.thrift;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.apache.thrift.TException;
+import org.apache.thrift.async.AsyncMethodCallback;
+import org.apache.thrift.async.TAsyncClient;
+import org.apache.thrift.async.TAsyncClientManager;
+import org.apache.thrift.async.TAsyncMethodCall;
+import org.apache.thrift.protocol.TMessage;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TProtocolDecorator;
+import org.apache.thrift.transport.TMemoryInputTransport;
+import protocols.thrift.client.ThriftConnection;
+import protocols.thrift.codec.ThriftReply;
+
+/**
+ * Runs a call of any generated async client ({@code Xxx.AsyncClient}) on a {@link ThriftConnection},
+ * with the generated code doing all the encoding and decoding:
+ *
+ * <ol>
+ *   <li>the user's method ({@code Greeter.AsyncClient::say}) runs on a client whose manager only
+ *       keeps the generated call object ({@code say_call}) instead of starting libthrift's selector I/O;
+ *   <li>its public {@code write_args(TProtocol)} writes the message into the connection's buffer;
+ *   <li>the reply is read by the generated synchronous client's {@code recv_say()} ({@code
+ *       Greeter.Client}), which returns the result or throws the declared exception or the
+ *       {@code TApplicationException}, exactly as libthrift's async client would;
+ *   <li>the outcome goes to the callback the user's method handed to the call.
+ * </ol>
+ *
+ * The generated classes are found once per call class, by the names the Thrift compiler gives them.
+ */
+public final class GeneratedCalls {
+
+  private GeneratedCalls() {}
+
+  /** Takes the generated call object and does nothing else: no thread, no socket. */
+  private static final class KeepingManager extends TAsyncClientManager {
+    KeepingManager() throws java.io.IOException {
+      super();
+      stop(); // the constructor starts a selector thread this manager never uses
+    }
+
+    @Override
+    public void call(TAsyncMethodCall method) {}
+  }
+
+  private static final TAsyncClientManager MANAGER;
+  private static final VarHandle CURRENT_METHOD;
+  private static final VarHandle CALLBACK;
+
+  static {
+    try {
+      MANAGER = new KeepingManager();
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      CURRENT_METHOD =
+          MethodHandles.privateLookupIn(TAsyncClient.class, lookup)
+              .findVarHandle(TAsyncClient.class, "___currentMethod", TAsyncMethodCall.class);
+      CALLBACK =
+          MethodHandles.privateLookupIn(TAsyncMethodCall.class, lookup)
+              .findVarHandle(TAsyncMethodCall.class, "callback", AsyncMethodCallback.class);
+    } catch (Exception e) {
+      throw new ExceptionInInitializerError(
+          "this libthrift's async client differs from the one the Thrift protocol was written for"
+              + " (TAsyncClient.___currentMethod, TAsyncMethodCall.callback): " + e);
+    }
+  }
+
+  /** The generated code of one method: its call class's {@code write_args}, its client's {@code recv_x}. */
+  private record Method(MethodHandle writeArgs, MethodHandle newClient, MethodHandle recv) {}
+
+  private static final ClassValue<Method> METHODS =
+      new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> callClass) {
+          return method(callClass);
+        }
+      };
+
+  /**
+   * Sends one call: {@code method} is invoked on a fresh generated client (a few fields, so one per
+   * call); the result or failure reaches the callback it passed, hence the returned future.
+   */
+  public static <S extends TAsyncClient, Req, Res> CompletableFuture<Res> send(
+      ThriftConnection connection,
+      ThriftEncoding encoding,
+      ThriftService<S> service,
+      ThriftMethod<S, Req, Res> method,
+      Req request,
+      Duration timeout)
+      throws Exception {
+    S client = service.create(encoding.factory(), MANAGER, null);
+    CompletableFuture<Res> future = new CompletableFuture<>();
+    method.call(client, request, new ToFuture<>(future));
+    TAsyncMethodCall<?> call = (TAsyncMethodCall<?>) CURRENT_METHOD.get(client);
+    if (call == null) {
+      throw new IllegalArgumentException(
+          "the method given to call(...) started no call on the " + client.getClass().getName() + " it was handed");
+    }
+    @SuppressWarnings("unchecked")
+    AsyncMethodCallback<Object> callback = (AsyncMethodCallback<Object>) CALLBACK.get(call);
+    Method generated = METHODS.get(call.getClass());
+    connection
+        .call(protocol -> writeArgs(generated, call, protocol), timeout)
+        .whenComplete(
+            (reply, failure) -> {
+              if (failure != null) {
+                callback.onError(failure instanceof Exception e ? e : new RuntimeException(failure));
+                return;
+              }
+              Object result;
+              try {
+                result = reply == null || generated.recv() == null ? null : receive(generated, reply, encoding);
+              } catch (Exception e) {
+                callback.onError(e);
+                return;
+              }
+              callback.onComplete(result);
+            });
+    return future;
+  }
+
+  private static void writeArgs(Method generated, TAsyncMethodCall<?> call, TProtocol protocol) throws TException {
+    try {
+      generated.writeArgs().invoke(call, protocol);
+    } catch (TException | RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new TException(t);
+    }
+  }
+
+  private static Object receive(Method generated, ThriftReply reply, ThriftEncoding encoding) throws Exception {
+    TProtocol protocol = new SequenceZero(encoding.factory().getProtocol(new TMemoryInputTransport(reply.message())));
+    try {
+      return generated.recv().invoke(generated.newClient().invoke(protocol));
+    } catch (Exception | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new RuntimeException(t);
+    }
+  }
+
+  private static Method method(Class<?> callClass) {
+    String callName = callClass.getSimpleName();
+    Class<?> asyncClient = callClass.getEnclosingClass();
+    Class<?> serviceClass = asyncClient == null ? null : asyncClient.getEnclosingClass();
+    if (!callName.endsWith("_call") || serviceClass == null) {
+      throw new IllegalArgumentException(
+          callClass.getName() + " is not a call class the Thrift compiler generates (Service.AsyncClient.method_call)");
+    }
+    String name = callName.substring(0, callName.length() - "_call".length());
+    MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+    try {
+      MethodHandle writeArgs =
+          lookup.findVirtual(callClass, "write_args", MethodType.methodType(void.class, TProtocol.class));
+      Class<?> syncClient = Class.forName(serviceClass.getName() + "$Client", true, callClass.getClassLoader());
+      MethodHandle newClient =
+          lookup.findConstructor(syncClient, MethodType.methodType(void.class, TProtocol.class));
+      MethodHandle recv = null;
+      for (java.lang.reflect.Method m : syncClient.getMethods()) {
+        if (m.getName().equals("recv_" + name) && m.getParameterCount() == 0) {
+          recv = lookup.unreflect(m);
+        }
+      }
+      // no recv_x: a oneway method, which has no reply
+      return new Method(writeArgs, newClient, recv);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalArgumentException(
+          "cannot find the generated code of " + serviceClass.getSimpleName() + "." + name + " (" + e + ")", e);
+    }
+  }
+
+  /**
+   * The generated {@code recv_x} of a fresh client expects sequence id 0 (libthrift's async client
+   * always sends 0); the connection has already matched the reply by its real one.
+   */
+  private static final class SequenceZero extends TProtocolDecorator {
+    SequenceZero(TProtocol protocol) {
+      super(protocol);
+    }
+
+    @Override
+    public TMessage readMessageBegin() throws TException {
+      TMessage message = super.readMessageBegin();
+      return new TMessage(message.name, message.type, 0);
+    }
+  }
+
+  private record ToFuture<T>(CompletableFuture<T> future) implements AsyncMethodCallback<T> {
+    @Override
+    public void onComplete(T response) {
+      future.complete(response);
+    }
+
+    @Override
+    public void onError(Exception exception) {
+      future.completeExceptionally(exception);
+    }
+  }
+}
