@@ -116,7 +116,8 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
 
   /** Runs {@code next} now when the stream takes more messages, or else once it does (or closes). */
   void whenReady(Runnable next) {
-    if (closed || stream.isReady()) {
+    // a half-closed stream takes no more messages: nothing to wait for
+    if (closed || halfClosed || stream.isReady()) {
       next.run();
     } else {
       whenReady = next;
