@@ -103,14 +103,14 @@ class GrpcStreamFaultsTest {
             sim.setUp(
                     scenario("leaves streams open")
                         .exec(echo.start(), echo.send(item(1)), items.send(ask(1000, 50)))
-                        .pause(Duration.ofMillis(200))
+                        .pause(Duration.ofMillis(500))
                         .injectOpen(atOnceUsers(3)))
                 .protocols(grpc.target(server.target())));
 
     GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of());
 
     assertEquals(3, run.ko("left open"), run.toString());
-    assertTrue(run.errors("left open").contains("the virtual user ended with stream 'left open' still open: cancelled after 1 message received"), run.errors("left open"));
+    assertTrue(run.errors("left open").contains("the virtual user ended with stream 'left open' still open: cancelled after"), run.errors("left open"));
     assertEquals(3, run.streams("items left open").get("cancelled").asInt(), run.toString());
     assertEquals(0, OpenStreams.count(), "streams open in the client after the run");
     long until = System.nanoTime() + 3_000_000_000L;
