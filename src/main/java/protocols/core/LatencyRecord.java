@@ -442,7 +442,8 @@ public final class LatencyRecord {
             .filter(p -> p != null && p.getFileName() != null)
             .filter(p -> p.getFileName().toString().equals("simulation.log"))
             .map(Path::getParent)
-            .findFirst()
+            // the newest: a run that ended badly earlier in this JVM (tests) may have left its log open
+            .max(java.util.Comparator.comparingLong(folder -> folder.toFile().lastModified()))
             .orElse(null);
       } catch (IOException | UncheckedIOException e) {
         return null;
