@@ -31,8 +31,14 @@ public abstract class BenchmarkSimulation extends Simulation {
 
   /** Sets the simulation up: {@code call} repeated over the staircase through {@code protocol}. */
   protected void benchmark(String scenarioName, ChainBuilder call, ProtocolBuilder protocol) {
+    benchmark(scenarioName, call, protocol, true);
+  }
+
+  /** As above; {@code cutLastIteration} false lets each user finish its last iteration (streams). */
+  protected void benchmark(
+      String scenarioName, ChainBuilder call, ProtocolBuilder protocol, boolean cutLastIteration) {
     System.out.println(getClass().getSimpleName() + ": " + settings + " -> " + target);
-    setUp(staircase.population(scenarioName, call))
+    setUp(staircase.population(scenarioName, call, cutLastIteration))
         .protocols(protocol)
         .assertions(global().failedRequests().count().is(0L));
   }

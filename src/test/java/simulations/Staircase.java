@@ -87,6 +87,14 @@ public final class Staircase {
    * lifetime computed there from the time left would end each user halfway to the end of the run.
    */
   public PopulationBuilder population(String scenarioName, ChainBuilder call) {
+    return population(scenarioName, call, true);
+  }
+
+  /**
+   * As above; with {@code cutLastIteration} false, a user's last iteration runs to its end instead of being cut
+   * when the lifetime is over (Gatling's exitASAP off): what streams need, which a cut would leave open.
+   */
+  public PopulationBuilder population(String scenarioName, ChainBuilder call, boolean cutLastIteration) {
     return scenario(scenarioName)
         .exec(
             session -> {
@@ -96,7 +104,7 @@ public final class Staircase {
         .doIfOrElse(session -> !session.<Duration>get(LIFETIME).isZero())
         .then(
             // evaluated at every iteration: a plain attribute read, the cheapest (Session.getLong converts)
-            during(session -> session.<Duration>get(LIFETIME))
+            during(session -> session.<Duration>get(LIFETIME), "during", cutLastIteration)
                 .on(
                     exec(session -> session.set(PHASE, System.currentTimeMillis() < warmupEndMillis ? "warm-up " : "")),
                     call))

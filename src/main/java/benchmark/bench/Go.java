@@ -8,12 +8,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Go programs the benchmarks run, built with the go command into target/: interop/rpcx's rpcx
- * benchmark server and client (rpcx's own Go code), and Go tools installed from the module proxy (ghz).
+ * The Go programs the benchmarks and tests run, built with the go command into target/: interop/rpcx's
+ * rpcx benchmark server and client (rpcx's own Go code), grpc-go's route_guide server (interop/grpc),
+ * and Go tools installed from the module proxy (ghz).
  */
 public final class Go {
 
   private static Path rpcxPrograms;
+  private static Path routeGuideServer;
 
   private Go() {}
 
@@ -30,6 +32,23 @@ public final class Go {
       rpcxPrograms = out;
     }
     return rpcxPrograms;
+  }
+
+  /**
+   * Builds (once per JVM) grpc-go's route_guide example server from interop/grpc, the wrapper module
+   * that pins it (the examples module's replace directives keep {@code go install} from building it).
+   */
+  public static synchronized Path routeGuideServer() throws IOException, InterruptedException {
+    if (routeGuideServer == null) {
+      Path module = Bench.project().resolve("interop/grpc");
+      Path out = Files.createDirectories(Bench.project().resolve("target/grpc-interop/bin"));
+      Path executable = out.resolve("route_guide_server");
+      Bench.runToEnd(
+          List.of(executable(), "build", "-mod=readonly", "-o", executable.toString(), "google.golang.org/grpc/examples/route_guide/server"),
+          module, Map.of(), out.resolveSibling("go-build.log"), "go build of route_guide in " + module);
+      routeGuideServer = executable;
+    }
+    return routeGuideServer;
   }
 
   /**

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * optional service time. It also answers {@code grpc.testing.BenchmarkService/UnaryCall}, the call of
  * grpc-java's own benchmark client, so that this client and Gatling can be compared on one server
  * (bench/peers.sh): a reply body of the requested size ({@link UnaryCallMessages}), after the same
- * service time.
+ * service time. And {@code HelloStreams} ({@link StreamingService}): server, client and bidirectional
+ * streams of the benchmark message.
  *
  * <p>As its own process: {@code mvn -q compile exec:java -Dexec.mainClass=benchmark.grpc.GrpcBenchmarkServer
  * -Dexec.args="--port 50051 --service-time 0"}, or embedded by {@link #start}.
@@ -44,6 +45,7 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
         NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
             .addService(new HelloService(serviceTime))
             .addService(new UnaryCallService(serviceTime))
+            .addService(new StreamingService(serviceTime))
             .directExecutor() // Say does no blocking work; the service time runs on a timer
             .build()
             .start();

@@ -26,6 +26,11 @@ final class Deadlines {
 
   private Deadlines() {}
 
+  /** Runs {@code task} on the timer's thread after {@code delay}, unless the returned timeout is cancelled. */
+  static Timeout schedule(Duration delay, Runnable task) {
+    return TIMER.newTimeout(t -> task.run(), delay.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
   /**
    * A future completed by {@code call}, or failed with {@link CallTimeoutException} when {@code
    * timeout} passes first; then {@code call} is cancelled so that its client can abandon it.

@@ -198,7 +198,7 @@ public final class LatencyRecord {
   synchronized Path write() throws IOException {
     ticker.cancel(false);
     takeIntervals();
-    if (series.isEmpty()) {
+    if (series.isEmpty() && streams.isEmpty()) {
       return null;
     }
     Path found = runFolder != null ? runFolder : RunFolder.find();
@@ -255,6 +255,7 @@ public final class LatencyRecord {
     }
     json.append("  },\n  \"all\": ");
     stats(json, all, ok, ko, first, last);
+    appendStreams(json);
     json.append("\n}\n");
     return json.toString();
   }
@@ -282,6 +283,96 @@ public final class LatencyRecord {
             h.getValueAtPercentile(99.99),
             timed ? h.getMaxValue() : 0));
   }
+
+  // ---- streams: per request name, streams opened and how they ended, messages sent and received,
+  // and the distribution of whole-stream durations (open to close), in microseconds ----
+
+  enum StreamEnd {
+    COMPLETED,
+    FAILED,
+    CANCELLED
+  }
+
+  private final Map<String, StreamSeries> streams = new ConcurrentHashMap<>();
+
+  void recordStreamOpened(String requestName) {
+    if (enabled) {
+      streams.computeIfAbsent(requestName, n -> new StreamSeries()).opened.increment();
+    }
+  }
+
+  void recordStreamMessageSent(String requestName) {
+    if (enabled) {
+      streams.computeIfAbsent(requestName, n -> new StreamSeries()).sent.increment();
+    }
+  }
+
+  void recordStreamMessageReceived(String requestName) {
+    if (enabled) {
+      streams.computeIfAbsent(requestName, n -> new StreamSeries()).received.increment();
+    }
+  }
+
+  void recordStreamClosed(String requestName, long durationNanos, StreamEnd end) {
+    if (!enabled) {
+      return;
+    }
+    StreamSeries s = streams.computeIfAbsent(requestName, n -> new StreamSeries());
+    s.ended.get(end).increment();
+    s.durations.recordValue(Math.min(MAX_MICROS, Math.max(0, durationNanos / 1000)));
+  }
+
+  private void appendStreams(StringBuilder json) {
+    if (streams.isEmpty()) {
+      return;
+    }
+    json.append(",\n  \"streams\": {\n");
+    int i = 0;
+    for (Map.Entry<String, StreamSeries> entry : new TreeMap<>(streams).entrySet()) {
+      StreamSeries s = entry.getValue();
+      Histogram d = s.durations;
+      boolean timed = d.getTotalCount() > 0;
+      json.append("    ").append(quote(entry.getKey())).append(": ");
+      json.append(
+          String.format(
+              Locale.ROOT,
+              "{\"opened\": %d, \"completed\": %d, \"failed\": %d, \"cancelled\": %d,"
+                  + " \"messagesSent\": %d, \"messagesReceived\": %d, \"duration\": {\"count\": %d,"
+                  + " \"min\": %d, \"mean\": %.1f, \"p50\": %d, \"p90\": %d, \"p99\": %d, \"p999\": %d, \"max\": %d}}",
+              s.opened.sum(),
+              s.ended.get(StreamEnd.COMPLETED).sum(),
+              s.ended.get(StreamEnd.FAILED).sum(),
+              s.ended.get(StreamEnd.CANCELLED).sum(),
+              s.sent.sum(),
+              s.received.sum(),
+              d.getTotalCount(),
+              timed ? d.getMinValue() : 0,
+              timed ? d.getMean() : 0.0,
+              d.getValueAtPercentile(50),
+              d.getValueAtPercentile(90),
+              d.getValueAtPercentile(99),
+              d.getValueAtPercentile(99.9),
+              timed ? d.getMaxValue() : 0));
+      json.append(++i < streams.size() ? ",\n" : "\n");
+    }
+    json.append("  }");
+  }
+
+  private static final class StreamSeries {
+    final LongAdder opened = new LongAdder();
+    final LongAdder sent = new LongAdder();
+    final LongAdder received = new LongAdder();
+    final Map<StreamEnd, LongAdder> ended = new java.util.EnumMap<>(StreamEnd.class);
+    final Histogram durations = new org.HdrHistogram.ConcurrentHistogram(MAX_MICROS, 3);
+
+    StreamSeries() {
+      for (StreamEnd end : StreamEnd.values()) {
+        ended.put(end, new LongAdder());
+      }
+    }
+  }
+
+  // ---- end of streams ----
 
   private static String quote(String text) {
     StringBuilder out = new StringBuilder("\"");
@@ -368,7 +459,8 @@ public final class LatencyRecord {
             .filter(p -> p != null && p.getFileName() != null)
             .filter(p -> p.getFileName().toString().equals("simulation.log"))
             .map(Path::getParent)
-            .findFirst()
+            // the newest: a run that ended badly earlier in this JVM (tests) may have left its log open
+            .max(java.util.Comparator.comparingLong(folder -> folder.toFile().lastModified()))
             .orElse(null);
       } catch (IOException | UncheckedIOException e) {
         return null;

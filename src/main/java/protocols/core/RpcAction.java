@@ -2,27 +2,19 @@ package protocols.core;
 
 import io.gatling.commons.stats.KO$;
 import io.gatling.commons.stats.OK$;
-import io.gatling.commons.stats.Status;
-import io.gatling.commons.util.Clock;
 import io.gatling.commons.validation.Failure;
 import io.gatling.commons.validation.Success;
 import io.gatling.commons.validation.Validation;
 import io.gatling.core.action.Action;
-import io.gatling.core.action.BlockExit;
-import io.gatling.core.action.BlockExit$;
 import io.gatling.core.actor.ActorRef;
 import io.gatling.core.check.Check;
 import io.gatling.core.check.Check$;
 import io.gatling.core.controller.throttle.Throttler$Command$ThrottledRequest;
 import io.gatling.core.session.Session;
-import io.gatling.core.stats.StatsEngine;
 import io.gatling.core.structure.ScenarioContext;
-import io.netty.channel.EventLoop;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
-import org.slf4j.LoggerFactory;
 import protocols.core.check.RpcChecks;
 import scala.Function1;
 import scala.Option;
@@ -34,16 +26,9 @@ import scala.runtime.BoxedUnit;
  * reaches it: resolve the request name, build the payload, send it through the framework's {@link
  * RpcCall} without blocking, and, back on the user's event loop, run the checks, log exactly one
  * response and pass the session on.
- *
- * <p>Implements {@link Action} directly: Gatling's Scala traits (ChainableAction...) cannot be
- * implemented from Java.
  */
-final class RpcAction<P extends RpcProtocol, C, Req, Res> implements Action {
+final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
 
-  private static final com.typesafe.scalalogging.Logger LOGGER =
-      com.typesafe.scalalogging.Logger$.MODULE$.apply(LoggerFactory.getLogger(RpcAction.class));
-
-  private final String actionName;
   private final String nameTemplate;
   private final Function1<Session, Validation<String>> requestName;
   private final Function<io.gatling.javaapi.core.Session, Req> payload;
@@ -53,12 +38,8 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> implements Action {
   private final boolean checksStatus;
   private final Duration timeout;
   private final RpcComponents<P, C> components;
-  private final StatsEngine statsEngine;
-  private final Clock clock;
   @SuppressWarnings("rawtypes")
   private final Option<ActorRef> throttler;
-  private final Action next;
-  private final LatencyRecord latencies;
 
   RpcAction(
       RpcRequestBuilder.Common<Req> request,
@@ -67,8 +48,8 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> implements Action {
       RpcComponents<P, C> components,
       ScenarioContext ctx,
       Action next) {
+    super("rpc:" + request.nameTemplate(), ctx, next);
     this.nameTemplate = request.nameTemplate();
-    this.actionName = "rpc:" + request.nameTemplate();
     this.requestName = request.name();
     this.payload = request.payload();
     this.call = call;
@@ -78,41 +59,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> implements Action {
     this.timeout =
         request.timeout() != null ? request.timeout() : components.protocol().defaultTimeout();
     this.components = components;
-    this.statsEngine = ctx.coreComponents().statsEngine();
-    this.clock = ctx.coreComponents().clock();
     this.throttler = ctx.throttled() ? ctx.coreComponents().throttler().map(ref -> (ActorRef) ref) : Option.empty();
-    this.next = next;
-    this.latencies = LatencyRecord.of(ctx.coreComponents());
-  }
-
-  @Override
-  public String name() {
-    return actionName;
-  }
-
-  @Override
-  public com.typesafe.scalalogging.Logger logger() {
-    return LOGGER;
-  }
-
-  @Override
-  public void com$typesafe$scalalogging$StrictLogging$_setter_$logger_$eq(
-      com.typesafe.scalalogging.Logger logger) {}
-
-  @Override
-  public void $bang(Session session) {
-    // honours exitASAP of during(...), tryMax and exitBlockOnFail, as Gatling's own actions do
-    Option<BlockExit> exit = BlockExit$.MODULE$.mustExit(session);
-    if (exit.isDefined()) {
-      exit.get().exitBlock(statsEngine, clock.nowMillis());
-      return;
-    }
-    try {
-      Action.super.$bang(session);
-    } catch (RuntimeException | LinkageError e) {
-      LOGGER.underlying().error("'{}' crashed; the virtual user goes on as failed", actionName, e);
-      next.$bang(session.markAsFailed());
-    }
   }
 
   @Override
@@ -220,55 +167,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> implements Action {
     onEventLoop(session, ko);
   }
 
-  private void log(
-      Session session,
-      String name,
-      long start,
-      long end,
-      Status status,
-      String code,
-      String message) {
-    statsEngine.logResponse(
-        session.scenario(),
-        session.groups(),
-        name,
-        start,
-        end,
-        status,
-        Option.apply(code),
-        Option.apply(message));
-  }
-
   private CallFailure describe(Throwable error) {
-    Throwable cause = FailureDescriber.unwrap(error);
-    if (cause instanceof CallTimeoutException) {
-      return new CallFailure("TIMEOUT", cause.getMessage());
-    }
-    try {
-      return describer.describe(cause);
-    } catch (RuntimeException e) {
-      return FailureDescriber.DEFAULT.describe(cause);
-    }
-  }
-
-  private static String text(Throwable e) {
-    return FailureDescriber.messageChain(FailureDescriber.unwrap(e));
-  }
-
-  /** Gatling expects a user's actions on that user's event loop; callbacks arrive elsewhere. */
-  private static void onEventLoop(Session session, Runnable task) {
-    EventLoop loop = session.eventLoop();
-    if (loop.inEventLoop()) {
-      task.run();
-      return;
-    }
-    if (loop.isShuttingDown()) {
-      return; // the simulation is over; nobody waits for this user any more
-    }
-    try {
-      loop.execute(task);
-    } catch (RejectedExecutionException e) {
-      // shut down between the check and the call: same as above
-    }
+    return describe(describer, error);
   }
 }

@@ -42,11 +42,13 @@ public final class RpcComponents<P extends RpcProtocol, C> implements ProtocolCo
 
   @Override
   public Function1<Session, BoxedUnit> onExit() {
-    if (!protocol.connectionModel().perUserClients()) {
-      return ProtocolComponents.NoopOnExit();
-    }
+    boolean perUser = protocol.connectionModel().perUserClients();
     return session -> {
-      clients.releaseUser(session.userId());
+      // streams first: a per-user client's close would fail them with a less telling message
+      OpenStream.cancelAll(session, this);
+      if (perUser) {
+        clients.releaseUser(session.userId());
+      }
       return BoxedUnit.UNIT;
     };
   }

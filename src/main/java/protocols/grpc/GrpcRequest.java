@@ -1,7 +1,10 @@
 package protocols.grpc;
 
 import io.grpc.MethodDescriptor;
+import io.grpc.MethodDescriptor.MethodType;
 import protocols.core.RpcRequestBuilder;
+import protocols.core.RpcStreamBuilder;
+import protocols.core.StreamKind;
 
 /** A named gRPC request whose method is not chosen yet. */
 public final class GrpcRequest {
@@ -14,19 +17,62 @@ public final class GrpcRequest {
 
   /** A unary call of {@code method}, such as the generated {@code HelloGrpc.getSayMethod()}. */
   public <Req, Res> GrpcUnaryRequestBuilder<Req, Res> unary(MethodDescriptor<Req, Res> method) {
+    require(method, MethodType.UNARY, "unary");
+    return new GrpcUnaryRequestBuilder<>(RpcRequestBuilder.Common.named(requestName), method, GrpcMetadata.NONE);
+  }
+
+  /** A server stream: one request, sent by {@code send(...)}, which opens it; many replies. */
+  public <Req, Res> GrpcStreamBuilder<Req, Res> serverStream(MethodDescriptor<Req, Res> method) {
+    return stream(method, MethodType.SERVER_STREAMING, StreamKind.SERVER_STREAM);
+  }
+
+  /** A client stream: {@code start()}, many {@code send(...)}, {@code halfClose()}; one reply. */
+  public <Req, Res> GrpcStreamBuilder<Req, Res> clientStream(MethodDescriptor<Req, Res> method) {
+    return stream(method, MethodType.CLIENT_STREAMING, StreamKind.CLIENT_STREAM);
+  }
+
+  /** A bidirectional stream: {@code start()}, then messages both ways. */
+  public <Req, Res> GrpcStreamBuilder<Req, Res> bidiStream(MethodDescriptor<Req, Res> method) {
+    return stream(method, MethodType.BIDI_STREAMING, StreamKind.BIDI_STREAM);
+  }
+
+  private <Req, Res> GrpcStreamBuilder<Req, Res> stream(
+      MethodDescriptor<Req, Res> method, MethodType type, StreamKind kind) {
+    require(method, type, kind.dslName());
+    return new GrpcStreamBuilder<>(RpcStreamBuilder.Spec.named(requestName, kind), method, GrpcMetadata.NONE);
+  }
+
+  private void require(MethodDescriptor<?, ?> method, MethodType type, String verb) {
     if (method == null) {
-      throw new IllegalArgumentException("grpc(\"" + requestName + "\").unary: method is null");
+      throw new IllegalArgumentException("grpc(\"" + requestName + "\")." + verb + ": method is null");
     }
-    if (method.getType() != MethodDescriptor.MethodType.UNARY) {
+    if (method.getType() != type) {
       throw new IllegalArgumentException(
           "grpc(\""
               + requestName
-              + "\").unary: "
+              + "\")."
+              + verb
+              + ": "
               + method.getFullMethodName()
               + " is a "
               + method.getType()
-              + " method; only unary methods are supported");
+              + " method; "
+              + verb
+              + "(...) takes "
+              + type
+              + " methods (use "
+              + dslVerb(method.getType())
+              + "(...))");
     }
-    return new GrpcUnaryRequestBuilder<>(RpcRequestBuilder.Common.named(requestName), method, java.util.List.of());
+  }
+
+  private static String dslVerb(MethodType type) {
+    return switch (type) {
+      case UNARY -> "unary";
+      case SERVER_STREAMING -> "serverStream";
+      case CLIENT_STREAMING -> "clientStream";
+      case BIDI_STREAMING -> "bidiStream";
+      default -> "a method of a known type";
+    };
   }
 }

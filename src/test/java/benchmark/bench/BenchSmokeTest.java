@@ -45,6 +45,17 @@ class BenchSmokeTest {
   }
 
   @Test
+  void streamingComparesGatlingStreamsWithABareGrpcJavaLoop() throws Exception {
+    Path results = SystemProperties.with(
+        Map.of("levels", "4", "connections", "1", "messages", "10", "warmup", "3", "hold", "3", "out", out.toString()),
+        StreamingOverhead::execute);
+
+    String table = Files.readString(results.resolve("streaming.md"));
+    assertTrue(table.contains("| ServerStream | 4 | 1 | 10 |") && table.contains("| BidiStream | 4 | 1 | 10 |"), table);
+    assertFalse(table.contains("wrote no") || table.contains("KO:"), table);
+  }
+
+  @Test
   void scaleSamplesTheInjectorAtTwoLevels() throws Exception {
     Path results = SystemProperties.with(
         Map.of("frameworks", "grpc", "low", "2", "high", "20", "ramp", "1", "hold", "2", "out", out.toString()),

@@ -77,6 +77,16 @@ public final class GatlingRun {
     return node;
   }
 
+  /** The record's stream statistics of one request name. */
+  public JsonNode streams(String name) {
+    request("all"); // fails readably when there is no record
+    JsonNode node = record.path("streams").get(name);
+    if (node == null) {
+      throw new AssertionError("no streams named '" + name + "' in the record: " + record);
+    }
+    return node;
+  }
+
   public long count(String name) {
     return request(name).get("count").asLong();
   }

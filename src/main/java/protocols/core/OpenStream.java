@@ -1,0 +1,317 @@
+package protocols.core;
+
+import io.gatling.commons.stats.KO$;
+import io.gatling.commons.stats.OK$;
+import io.gatling.commons.validation.Failure;
+import io.gatling.core.check.Check$;
+import io.gatling.core.session.Session;
+import io.netty.util.Timeout;
+import java.util.concurrent.atomic.AtomicInteger;
+import scala.Option;
+import scala.Tuple2;
+
+/**
+ * One stream a virtual user holds, kept in its session under the stream's name. Every received
+ * message is checked, logged as one response and timed by the stream's {@link
+ * MessageResponseTimePolicy} as it arrives, while the user goes on with its scenario.
+ *
+ * <p>State changes only on the user's event loop: the adapter's callbacks, from any thread, are
+ * moved there first.
+ */
+final class OpenStream<Req, Res> implements StreamListener<Res> {
+
+  private static final AtomicInteger OPEN = new AtomicInteger();
+
+  /** Streams of this JVM opened and not closed yet, whatever their user and simulation. */
+  static int openCount() {
+    return OPEN.get();
+  }
+
+  private final StreamAction<?, ?, Req, Res> owner;
+  private final Session startSession;
+  private Session checkSession;
+  private final String requestName;
+  private final String streamName;
+  private final String key;
+  final long startMillis;
+  final long startNanos;
+  private long lastSentMillis;
+  private long lastSentNanos;
+  private long lastReceivedMillis;
+  private long lastReceivedNanos;
+  private int received;
+  private boolean halfClosed;
+  private boolean closed;
+  private boolean failed;
+  private String closeText = "not closed";
+  private RpcStream<Req> stream;
+  private Timeout backstop;
+  private Runnable whenReady;
+  private Runnable whenEnded;
+
+  OpenStream(
+      StreamAction<?, ?, Req, Res> owner,
+      Session session,
+      String requestName,
+      String streamName,
+      String key,
+      long startMillis,
+      long startNanos) {
+    this.owner = owner;
+    this.startSession = session;
+    this.checkSession = session;
+    this.requestName = requestName;
+    this.streamName = streamName;
+    this.key = key;
+    this.startMillis = startMillis;
+    this.startNanos = startNanos;
+    this.lastSentMillis = startMillis;
+    this.lastSentNanos = startNanos;
+    this.lastReceivedMillis = startMillis;
+    this.lastReceivedNanos = startNanos;
+  }
+
+  void opened(RpcStream<Req> stream) {
+    this.stream = stream;
+    OPEN.incrementAndGet();
+    owner.latencies.recordStreamOpened(requestName);
+    backstop =
+        Deadlines.schedule(
+            Deadlines.backstop(owner.timeout),
+            () -> BridgeAction.later(startSession, this::giveUp));
+  }
+
+  /** The adapter threw while opening: callbacks it may still make find the stream closed. */
+  void openFailed() {
+    closed = true;
+    failed = true;
+    closeText = "it could not be opened";
+  }
+
+  boolean closed() {
+    return closed;
+  }
+
+  boolean halfClosed() {
+    return halfClosed;
+  }
+
+  String closeText() {
+    return closeText;
+  }
+
+  void send(Req message) {
+    stream.send(message);
+    lastSentMillis = owner.clock.nowMillis();
+    lastSentNanos = System.nanoTime();
+    owner.latencies.recordStreamMessageSent(requestName);
+  }
+
+  void halfClose() {
+    if (!closed && !halfClosed) {
+      halfClosed = true;
+      stream.halfClose();
+    }
+  }
+
+  /** Runs {@code next} now when the stream takes more messages, or else once it does (or closes). */
+  void whenReady(Runnable next) {
+    // a half-closed stream takes no more messages: nothing to wait for
+    if (closed || halfClosed || stream.isReady()) {
+      next.run();
+    } else {
+      whenReady = next;
+    }
+  }
+
+  /** Runs {@code next} now when the stream is over, or else once it is. */
+  void whenEnded(Runnable next) {
+    if (closed) {
+      next.run();
+    } else {
+      whenEnded = next;
+    }
+  }
+
+  /**
+   * The user's session once it is done with this stream: without it, with the values the message
+   * checks saved, and failed when the stream had a KO.
+   */
+  Session finish(Session session) {
+    Session done = session.remove(key);
+    var saved = scala.jdk.javaapi.CollectionConverters.asJava(checkSession.attributes());
+    for (var entry : saved.entrySet()) {
+      Option<Object> before = startSession.attributes().get(entry.getKey());
+      if (!entry.getKey().startsWith(StreamAction.KEY_PREFIX)
+          && (before.isEmpty() || !before.get().equals(entry.getValue()))) {
+        done = done.set(entry.getKey(), entry.getValue());
+      }
+    }
+    return failed ? done.markAsFailed() : done;
+  }
+
+  void cancelByUser() {
+    if (closed) {
+      return;
+    }
+    close("cancelled by the scenario");
+    stream.cancel("cancelled by the scenario");
+    owner.latencies.recordStreamClosed(requestName, System.nanoTime() - startNanos, LatencyRecord.StreamEnd.CANCELLED);
+  }
+
+  /** The user ended with this stream open: cancelled, and a KO saying so. */
+  void cancelAtExit() {
+    if (closed) {
+      return;
+    }
+    stream.cancel("the virtual user ended with the stream open");
+    close("cancelled when the user ended");
+    String message =
+        "the virtual user ended with stream '" + streamName + "' still open: cancelled after " + messages(received) + " received";
+    ko("CANCELLED", message, owner.clock.nowMillis(), System.nanoTime());
+    owner.latencies.recordStreamClosed(requestName, System.nanoTime() - startNanos, LatencyRecord.StreamEnd.CANCELLED);
+  }
+
+  @Override
+  public void onMessage(Res message) {
+    long endMillis = owner.clock.nowMillis();
+    long endNanos = System.nanoTime();
+    BridgeAction.onEventLoop(startSession, () -> handleMessage(message, endMillis, endNanos));
+  }
+
+  @Override
+  public void onReady() {
+    // never inline: the adapter may report it from inside send(), before the user's action is done
+    BridgeAction.later(startSession, this::handleReady);
+  }
+
+  @Override
+  public void onClose(CallFailure failure) {
+    long endMillis = owner.clock.nowMillis();
+    long endNanos = System.nanoTime();
+    BridgeAction.later(startSession, () -> handleClose(failure, endMillis, endNanos));
+  }
+
+  private void handleMessage(Res message, long endMillis, long endNanos) {
+    if (closed) {
+      return;
+    }
+    received++;
+    owner.latencies.recordStreamMessageReceived(requestName);
+    long fromMillis;
+    long fromNanos;
+    switch (owner.spec.timePolicy()) {
+      case FromLastMessageSent -> {
+        fromMillis = lastSentMillis;
+        fromNanos = lastSentNanos;
+      }
+      case FromLastMessageReceived -> {
+        fromMillis = lastReceivedMillis;
+        fromNanos = lastReceivedNanos;
+      }
+      default -> {
+        fromMillis = startMillis;
+        fromNanos = startNanos;
+      }
+    }
+    lastReceivedMillis = endMillis;
+    lastReceivedNanos = endNanos;
+    Tuple2<Session, Option<Failure>> checked =
+        Check$.MODULE$.check(CallResult.success(message), checkSession, owner.messageChecks);
+    checkSession = checked._1();
+    if (checked._2().isDefined()) {
+      failed = true;
+      String text = checked._2().get().message();
+      owner.latencies.recordFailedCall(requestName, fromNanos, endNanos, text);
+      owner.log(startSession, requestName, fromMillis, endMillis, KO$.MODULE$, CallResult.OK, text);
+    } else {
+      owner.latencies.recordOk(requestName, fromNanos, endNanos);
+      owner.log(startSession, requestName, fromMillis, endMillis, OK$.MODULE$, CallResult.OK, null);
+    }
+    stream.request(1);
+  }
+
+  private void handleReady() {
+    if (whenReady != null && (closed || stream.isReady())) {
+      Runnable go = whenReady;
+      whenReady = null;
+      go.run();
+    }
+  }
+
+  private void handleClose(CallFailure failure, long endMillis, long endNanos) {
+    if (closed) {
+      return;
+    }
+    close(failure == null ? "OK" : failure.message());
+    CallResult result;
+    if (failure != null) {
+      result = CallResult.failure(failure);
+    } else if (received == 0 && owner.spec.kind() != StreamKind.BIDI_STREAM) {
+      result = new CallResult(null, CallResult.OK, "OK: the server closed the stream without a message");
+    } else {
+      result = CallResult.success(null);
+    }
+    if (owner.checksClose) {
+      Tuple2<Session, Option<Failure>> checked = Check$.MODULE$.check(result, checkSession, owner.closeChecks);
+      checkSession = checked._1();
+      if (checked._2().isDefined()) {
+        ko(result.status(), checked._2().get().message(), endMillis, endNanos);
+      } else if (result.failed()) {
+        // an expected failure: one OK response for the close
+        owner.latencies.recordOk(requestName, startNanos, endNanos);
+        owner.log(startSession, requestName, startMillis, endMillis, OK$.MODULE$, result.status(), null);
+      }
+    } else if (result.failed()) {
+      ko(result.status(), result.errorMessage() + ", after " + messages(received) + " received", endMillis, endNanos);
+    }
+    owner.latencies.recordStreamClosed(
+        requestName, endNanos - startNanos, failed ? LatencyRecord.StreamEnd.FAILED : LatencyRecord.StreamEnd.COMPLETED);
+    handleReady();
+    if (whenEnded != null) {
+      Runnable go = whenEnded;
+      whenEnded = null;
+      go.run();
+    }
+  }
+
+  /** No close from the adapter by the deadline and a little more: the bridge ends the stream itself. */
+  private void giveUp() {
+    if (closed) {
+      return;
+    }
+    stream.cancel("no close by the stream's deadline");
+    handleClose(
+        new CallFailure("TIMEOUT", "the stream did not end within its deadline of " + owner.timeout.toMillis() + " ms"),
+        owner.clock.nowMillis(),
+        System.nanoTime());
+  }
+
+  private void close(String text) {
+    closed = true;
+    closeText = text;
+    OPEN.decrementAndGet();
+    if (backstop != null) {
+      backstop.cancel();
+    }
+  }
+
+  private void ko(String status, String message, long endMillis, long endNanos) {
+    failed = true;
+    owner.latencies.recordFailedCall(requestName, startNanos, endNanos, message);
+    owner.log(startSession, requestName, startMillis, endMillis, KO$.MODULE$, status, message);
+  }
+
+  /** Cancels the streams of {@code components} that {@code session} still holds (the user is ending). */
+  static void cancelAll(Session session, RpcComponents<?, ?> components) {
+    for (Object value : scala.jdk.javaapi.CollectionConverters.asJava(session.attributes().values())) {
+      if (value instanceof OpenStream<?, ?> stream && stream.owner.components == components) {
+        stream.cancelAtExit();
+      }
+    }
+  }
+
+  private static String messages(int count) {
+    return count == 1 ? "1 message" : count + " messages";
+  }
+}

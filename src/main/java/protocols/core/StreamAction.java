@@ -1,0 +1,217 @@
+package protocols.core;
+
+import io.gatling.commons.stats.KO$;
+import io.gatling.commons.validation.Failure;
+import io.gatling.commons.validation.Success;
+import io.gatling.commons.validation.Validation;
+import io.gatling.core.action.Action;
+import io.gatling.core.check.Check;
+import io.gatling.core.session.Session;
+import io.gatling.core.structure.ScenarioContext;
+import io.gatling.javaapi.core.CheckBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import protocols.core.RpcStreamBuilder.Spec;
+import protocols.core.RpcStreamBuilder.Verb;
+import protocols.core.check.RpcCheckType;
+import protocols.core.check.RpcChecks;
+import scala.Option;
+
+/**
+ * One verb on one stream ({@code start}, {@code send}, {@code halfClose}, {@code awaitStreamEnd},
+ * {@code cancel}). The stream itself, an {@link OpenStream}, lives in the user's session between
+ * actions and handles what the server sends as it arrives.
+ */
+final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
+
+  /** Session attributes holding open streams start with this. */
+  static final String KEY_PREFIX = "gatling-rpc.stream.";
+
+  final Spec spec;
+  private final Verb verb;
+  private final Function<io.gatling.javaapi.core.Session, Req> message;
+  private final RpcStreamOpener<C, Req, Res> opener;
+  final FailureDescriber describer;
+  final RpcComponents<P, C> components;
+  final scala.collection.immutable.List<Check<CallResult>> messageChecks;
+  final scala.collection.immutable.List<Check<CallResult>> closeChecks;
+  final boolean checksClose;
+  final Duration timeout;
+
+  StreamAction(
+      Spec spec,
+      Verb verb,
+      Function<io.gatling.javaapi.core.Session, Req> message,
+      RpcStreamOpener<C, Req, Res> opener,
+      FailureDescriber describer,
+      RpcComponents<P, C> components,
+      ScenarioContext ctx,
+      Action next) {
+    super("rpc-stream:" + verb.name().toLowerCase() + ":" + spec.nameTemplate(), ctx, next);
+    this.spec = spec;
+    this.verb = verb;
+    this.message = message;
+    this.opener = opener;
+    this.describer = describer;
+    this.components = components;
+    List<CheckBuilder> onMessages = spec.checks().stream().filter(c -> c.type() != RpcCheckType.STATUS).toList();
+    List<CheckBuilder> onClose = spec.checks().stream().filter(c -> c.type() == RpcCheckType.STATUS).toList();
+    this.messageChecks = RpcChecks.toScala(onMessages);
+    this.closeChecks = RpcChecks.toScala(onClose);
+    this.checksClose = !onClose.isEmpty();
+    this.timeout = spec.timeout() != null ? spec.timeout() : components.protocol().defaultTimeout();
+  }
+
+  @Override
+  public void execute(Session session) {
+    String name = resolve(spec.name(), session, "request name");
+    String streamName = name == null ? null : resolve(spec.streamName(), session, "stream name");
+    if (streamName == null) {
+      next.$bang(session.markAsFailed());
+      return;
+    }
+    String key = KEY_PREFIX + streamName;
+    OpenStream<Req, Res> stream = find(session, key);
+    switch (verb) {
+      case START -> start(session, name, streamName, key, stream);
+      case SEND -> send(session, name, streamName, key, stream);
+      case HALF_CLOSE -> halfClose(session, name, streamName, stream);
+      case AWAIT_STREAM_END -> awaitEnd(session, name, streamName, stream);
+      case CANCEL -> cancel(session, name, streamName, stream);
+    }
+  }
+
+  private void start(Session session, String name, String streamName, String key, OpenStream<Req, Res> stream) {
+    if (stream != null && !stream.closed()) {
+      refuse(session, name, "stream '" + streamName + "' is open already: give a second stream its own .streamName(...)");
+      return;
+    }
+    OpenStream<Req, Res> opened = open(session, name, streamName, key);
+    if (opened != null) {
+      next.$bang(session.set(key, opened));
+    }
+  }
+
+  private void send(Session session, String name, String streamName, String key, OpenStream<Req, Res> stream) {
+    boolean opens = spec.kind() == StreamKind.SERVER_STREAM;
+    if (opens && stream != null && !stream.closed()) {
+      refuse(session, name, "stream '" + streamName + "' is open already: a server stream takes one request");
+      return;
+    }
+    if (!opens) {
+      if (stream == null) {
+        refuse(session, name, neverStarted(streamName, "send"));
+        return;
+      }
+      if (stream.closed()) {
+        refuse(session, name, "send on stream '" + streamName + "', which is closed already (" + stream.closeText() + ")");
+        return;
+      }
+      if (stream.halfClosed()) {
+        refuse(session, name, "send after halfClose on stream '" + streamName + "'");
+        return;
+      }
+    }
+    Req built;
+    try {
+      built = message.apply(new io.gatling.javaapi.core.Session(session));
+      if (built == null) {
+        throw new IllegalArgumentException("the message function returned null");
+      }
+    } catch (RuntimeException e) {
+      refuse(session, name, "building the message failed: " + text(e));
+      return;
+    }
+    Session after = session;
+    if (opens) {
+      stream = open(session, name, streamName, key);
+      if (stream == null) {
+        return;
+      }
+      after = session.set(key, stream);
+    }
+    stream.send(built);
+    if (opens) {
+      stream.halfClose();
+    }
+    Session going = after;
+    stream.whenReady(() -> next.$bang(going));
+  }
+
+  private void halfClose(Session session, String name, String streamName, OpenStream<Req, Res> stream) {
+    if (stream == null) {
+      refuse(session, name, neverStarted(streamName, "halfClose"));
+      return;
+    }
+    stream.halfClose();
+    next.$bang(session);
+  }
+
+  private void awaitEnd(Session session, String name, String streamName, OpenStream<Req, Res> stream) {
+    if (stream == null) {
+      refuse(session, name, neverStarted(streamName, "awaitStreamEnd"));
+      return;
+    }
+    stream.whenEnded(() -> next.$bang(stream.finish(session)));
+  }
+
+  private void cancel(Session session, String name, String streamName, OpenStream<Req, Res> stream) {
+    if (stream == null) {
+      refuse(session, name, neverStarted(streamName, "cancel"));
+      return;
+    }
+    stream.cancelByUser();
+    next.$bang(stream.finish(session));
+  }
+
+  /** A new stream, or null when it could not be opened (then the KO is logged and the user goes on). */
+  private OpenStream<Req, Res> open(Session session, String name, String streamName, String key) {
+    OpenStream<Req, Res> stream =
+        new OpenStream<>(this, session, name, streamName, key, clock.nowMillis(), System.nanoTime());
+    try {
+      C client = components.clientFor(session);
+      RpcStream<Req> opened = opener.open(client, new CallContext(new io.gatling.javaapi.core.Session(session), timeout), stream);
+      if (opened == null) {
+        throw new IllegalStateException("the framework adapter returned no stream");
+      }
+      stream.opened(opened);
+      return stream;
+    } catch (Exception | LinkageError e) {
+      CallFailure failure = describe(describer, e);
+      stream.openFailed();
+      latencies.recordFailedCall(name, stream.startNanos, System.nanoTime(), failure.message());
+      log(session, name, stream.startMillis, clock.nowMillis(), KO$.MODULE$, failure.status(), failure.message());
+      next.$bang(session.markAsFailed());
+      return null;
+    }
+  }
+
+  private static String neverStarted(String streamName, String verb) {
+    return verb + " on stream '" + streamName + "', which was never started: open it first with start() (send(...) on a server stream)";
+  }
+
+  /** A misuse of the stream DSL: a KO, untimed, and the user goes on as failed. */
+  private void refuse(Session session, String name, String message) {
+    long now = clock.nowMillis();
+    latencies.recordUnsent(name, message);
+    log(session, name, now, now, KO$.MODULE$, "STREAM", message);
+    next.$bang(session.markAsFailed());
+  }
+
+  private String resolve(scala.Function1<Session, Validation<String>> expression, Session session, String what) {
+    Validation<String> resolved = expression.apply(session);
+    if (((Object) resolved) instanceof Failure failure) {
+      statsEngine.logRequestCrash(
+          session.scenario(), session.groups(), spec.nameTemplate(), what + " could not be resolved: " + failure.message());
+      return null;
+    }
+    return ((Success<String>) resolved).value();
+  }
+
+  @SuppressWarnings("unchecked")
+  private OpenStream<Req, Res> find(Session session, String key) {
+    Option<Object> value = session.attributes().get(key);
+    return value.isDefined() && value.get() instanceof OpenStream<?, ?> stream ? (OpenStream<Req, Res>) stream : null;
+  }
+}
