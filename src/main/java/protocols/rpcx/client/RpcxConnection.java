@@ -12,16 +12,14 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.DecoderException;
-import io.netty.util.Timeout;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import protocols.core.PendingCalls;
 import protocols.rpcx.codec.CompressType;
 import protocols.rpcx.codec.MsgPack;
 import protocols.rpcx.codec.RpcxDecoder;
@@ -46,7 +44,7 @@ public final class RpcxConnection implements AutoCloseable {
   private final String address;
   private final ChannelFuture connected;
   private final AtomicLong nextSeq = new AtomicLong();
-  private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
+  private final PendingCalls<Long, RpcxMessage> pending = new PendingCalls<>();
   private volatile RpcxException closedBecause;
   /** Why the channel is being closed, when we close it: the first reason wins. */
   private final java.util.concurrent.atomic.AtomicReference<RpcxException> failure =
@@ -187,19 +185,14 @@ public final class RpcxConnection implements AutoCloseable {
           written::completeExceptionally);
       return written;
     }
-    PendingCall call = new PendingCall(message.seq());
-    pending.put(call.seq, call);
-    call.timer =
-        RpcxEventLoops.TIMER.newTimeout(
-            t ->
-                call.fail(
-                    new RpcxException(
-                        RpcxException.TIMEOUT,
-                        "no reply from " + address + " within " + timeout.toMillis() + " ms")),
-            timeout.toNanos(),
-            TimeUnit.NANOSECONDS);
+    long seq = message.seq();
+    CompletableFuture<RpcxMessage> call =
+        pending.register(
+            seq,
+            timeout,
+            () -> new RpcxException(RpcxException.TIMEOUT, "no reply from " + address + " within " + timeout.toMillis() + " ms"));
     if (closedBecause != null) { // closed between the first check and the registration
-      call.fail(closedBecause);
+      pending.fail(seq, closedBecause);
       return call;
     }
     whenConnected(
@@ -208,10 +201,10 @@ public final class RpcxConnection implements AutoCloseable {
                 .writeAndFlush(message)
                 .addListener(f -> {
                   if (!f.isSuccess()) {
-                    call.fail(writeFailure(f.cause()));
+                    pending.fail(seq, writeFailure(f.cause()));
                   }
                 }),
-        call::fail);
+        reason -> pending.fail(seq, reason));
     return call;
   }
 
@@ -276,10 +269,7 @@ public final class RpcxConnection implements AutoCloseable {
     if (heartbeats != null) {
       heartbeats.cancel(false);
     }
-    RpcxException because = closedBecause;
-    for (PendingCall call : pending.values()) {
-      call.fail(because);
-    }
+    pending.failAll(closedBecause);
   }
 
   private void startHeartbeats(Channel channel) {
@@ -334,51 +324,6 @@ public final class RpcxConnection implements AutoCloseable {
     return "rpcx connection to " + address + (isUsable() ? "" : " (closed: " + closedBecauseOr(connectFailure(connected.cause())).getMessage() + ")");
   }
 
-  private final class PendingCall extends CompletableFuture<RpcxMessage> {
-    final long seq;
-    volatile Timeout timer;
-
-    PendingCall(long seq) {
-      this.seq = seq;
-    }
-
-    void fail(RpcxException reason) {
-      if (pending.remove(seq, this)) {
-        cancelTimer();
-        completeExceptionally(reason);
-      }
-    }
-
-    void reply(RpcxMessage reply) {
-      cancelTimer();
-      if (reply.isError()) {
-        String message = reply.errorMessage();
-        completeExceptionally(
-            new RpcxException(
-                RpcxException.SERVER_ERROR,
-                message == null ? "the server answered with an error and no message" : message));
-      } else {
-        complete(reply);
-      }
-    }
-
-    private void cancelTimer() {
-      Timeout t = timer;
-      if (t != null) {
-        t.cancel();
-      }
-    }
-
-    /** The caller gave up (the load test's own deadline): forget the call. */
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-      if (pending.remove(seq, this)) {
-        cancelTimer();
-      }
-      return super.cancel(mayInterruptIfRunning);
-    }
-  }
-
   private final class Replies extends SimpleChannelInboundHandler<RpcxMessage> {
 
     @Override
@@ -386,11 +331,16 @@ public final class RpcxConnection implements AutoCloseable {
       if (!message.isResponse()) {
         return; // a message the server pushes on its own: no call waits for it
       }
-      PendingCall call = pending.remove(message.seq());
-      if (call != null) {
-        call.reply(message);
+      if (message.isError()) {
+        String error = message.errorMessage();
+        pending.fail(
+            message.seq(),
+            new RpcxException(
+                RpcxException.SERVER_ERROR, error == null ? "the server answered with an error and no message" : error));
+      } else {
+        pending.complete(message.seq(), message);
       }
-      // else: a reply after its call timed out or was cancelled
+      // no call waits for a reply after its call timed out or was cancelled: it is dropped
     }
 
     @Override

@@ -3,11 +3,9 @@ package protocols.rpcx.client;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.util.concurrent.TimeUnit;
 
-/** The I/O threads and the timeout timer every rpcx connection of this JVM shares (daemon threads). */
+/** The I/O threads every rpcx connection of this JVM shares when no Gatling event loop is given (daemon threads). */
 final class RpcxEventLoops {
 
   private RpcxEventLoops() {}
@@ -17,8 +15,4 @@ final class RpcxEventLoops {
           Math.max(2, Runtime.getRuntime().availableProcessors()),
           new DefaultThreadFactory("rpcx-client", true),
           NioIoHandler.newFactory());
-
-  /** A wheel, not the event loop's scheduler: cancelled timeouts of completed calls cost nothing. */
-  static final HashedWheelTimer TIMER =
-      new HashedWheelTimer(new DefaultThreadFactory("rpcx-client-timeouts", true), 10, TimeUnit.MILLISECONDS);
 }

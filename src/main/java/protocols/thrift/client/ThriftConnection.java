@@ -12,20 +12,15 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.DecoderException;
-import io.netty.util.HashedWheelTimer;
-import io.netty.util.Timeout;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.ConnectException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TMessageType;
+import protocols.core.PendingCalls;
 import protocols.thrift.ThriftCallException;
 import protocols.thrift.codec.ThriftMessageDecoder;
 import protocols.thrift.codec.ThriftMessageEncoder;
@@ -46,16 +41,12 @@ import protocols.thrift.codec.ThriftWireException;
  */
 public final class ThriftConnection implements AutoCloseable {
 
-  /** A wheel, not the event loop's scheduler: cancelled timeouts of completed calls cost nothing. */
-  private static final HashedWheelTimer TIMER =
-      new HashedWheelTimer(new DefaultThreadFactory("thrift-client-timeouts", true), 10, TimeUnit.MILLISECONDS);
-
   private final ThriftClientSettings settings;
   private final String address;
   private final ThriftMessageEncoder encoder;
   private final ChannelFuture connected;
   private final AtomicInteger nextSeqid = new AtomicInteger();
-  private final Map<Integer, PendingCall> pending = new ConcurrentHashMap<>();
+  private final PendingCalls<Integer, ThriftReply> pending = new PendingCalls<>();
   /** Why the channel is being closed, when this side knows: the first reason wins. */
   private final AtomicReference<ThriftCallException> failure = new AtomicReference<>();
   private volatile ThriftCallException closedBecause;
@@ -106,7 +97,8 @@ public final class ThriftConnection implements AutoCloseable {
 
   /** False once the connection failed or closed: then it only fails calls. */
   public boolean isUsable() {
-    return closedBecause == null;
+    // a failed connect is done before its listeners (which set closedBecause) have run
+    return closedBecause == null && !(connected.isDone() && !connected.isSuccess());
   }
 
   /** Calls waiting for their reply on this connection. */
@@ -135,25 +127,33 @@ public final class ThriftConnection implements AutoCloseable {
               "cannot encode the call: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()),
               e));
     }
-    PendingCall call = new PendingCall(seqid, encoded.message().type == TMessageType.ONEWAY);
-    if (!call.oneway) {
-      pending.put(seqid, call);
-      call.timer =
-          TIMER.newTimeout(
-              t ->
-                  call.fail(
-                      new ThriftCallException(
-                          ThriftCallException.TIMEOUT,
-                          "no response from " + address + " within the timeout of " + timeout.toMillis() + " ms" + neverAnswered(),
-                          null)),
-              timeout.toNanos(),
-              TimeUnit.NANOSECONDS);
+    boolean oneway = encoded.message().type == TMessageType.ONEWAY;
+    CompletableFuture<ThriftReply> call;
+    if (oneway) {
+      call = new CompletableFuture<>(); // completed once written: no reply comes
+    } else {
+      call =
+          pending.register(
+              seqid,
+              timeout,
+              () ->
+                  new ThriftCallException(
+                      ThriftCallException.TIMEOUT,
+                      "no response from " + address + " within the timeout of " + timeout.toMillis() + " ms" + neverAnswered(),
+                      null));
       if (closedBecause != null) { // closed between the first check and the registration
         encoded.bytes().release();
-        call.fail(closedBecause);
+        pending.fail(seqid, closedBecause);
         return call;
       }
     }
+    Consumer<ThriftCallException> fail = reason -> {
+      if (oneway) {
+        call.completeExceptionally(reason);
+      } else {
+        pending.fail(seqid, reason);
+      }
+    };
     whenConnected(
         channel -> {
           anyCallSent = true;
@@ -162,15 +162,15 @@ public final class ThriftConnection implements AutoCloseable {
               .addListener(
                   f -> {
                     if (!f.isSuccess()) {
-                      call.fail(writeFailure(f.cause()));
-                    } else if (call.oneway) {
+                      fail.accept(writeFailure(f.cause()));
+                    } else if (oneway) {
                       call.complete(null);
                     }
                   });
         },
         reason -> {
           encoded.bytes().release();
-          call.fail(reason);
+          fail.accept(reason);
         });
     return call;
   }
@@ -180,7 +180,8 @@ public final class ThriftConnection implements AutoCloseable {
       if (connected.isSuccess()) {
         write.accept(connected.channel());
       } else {
-        fail.accept(closedBecauseOr(connectFailure(connected.cause())));
+        closed(connectFailure(connected.cause())); // idempotent: the first reason stays
+        fail.accept(closedBecause);
       }
       return;
     }
@@ -247,10 +248,7 @@ public final class ThriftConnection implements AutoCloseable {
         closedBecause = reason;
       }
     }
-    ThriftCallException because = closedBecause;
-    for (PendingCall call : pending.values()) {
-      call.fail(because);
-    }
+    pending.failAll(closedBecause);
   }
 
   /** Closes the connection; pending calls fail. */
@@ -274,46 +272,7 @@ public final class ThriftConnection implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "thrift connection to " + address + ", " + settings.wire() + (isUsable() ? "" : " (closed: " + closedBecause.getMessage() + ")");
-  }
-
-  private final class PendingCall extends CompletableFuture<ThriftReply> {
-    final int seqid;
-    final boolean oneway;
-    volatile Timeout timer;
-
-    PendingCall(int seqid, boolean oneway) {
-      this.seqid = seqid;
-      this.oneway = oneway;
-    }
-
-    void fail(ThriftCallException reason) {
-      if (oneway || pending.remove(seqid, this)) {
-        cancelTimer();
-        completeExceptionally(reason);
-      }
-    }
-
-    void reply(ThriftReply reply) {
-      cancelTimer();
-      complete(reply);
-    }
-
-    private void cancelTimer() {
-      Timeout t = timer;
-      if (t != null) {
-        t.cancel();
-      }
-    }
-
-    /** The caller gave up (the bridge's own deadline): forget the call; a late reply is dropped. */
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-      if (pending.remove(seqid, this)) {
-        cancelTimer();
-      }
-      return super.cancel(mayInterruptIfRunning);
-    }
+    return "thrift connection to " + address + ", " + settings.wire() + (isUsable() ? "" : " (closed: " + closedBecauseOr(connectFailure(connected.cause())).getMessage() + ")");
   }
 
   private final class Replies extends SimpleChannelInboundHandler<ThriftReply> {
@@ -321,11 +280,7 @@ public final class ThriftConnection implements AutoCloseable {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ThriftReply reply) {
       anyReply = true;
-      PendingCall call = pending.remove(reply.header().seqid);
-      if (call != null) {
-        call.reply(reply);
-      }
-      // else: the reply to a call that timed out or was cancelled
+      pending.complete(reply.header().seqid, reply); // false: its call timed out or was cancelled
     }
 
     @Override
