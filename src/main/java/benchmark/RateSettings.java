@@ -103,6 +103,11 @@ public record RateSettings(List<Integer> rates, Duration ramp, Duration hold, Du
     return start;
   }
 
+  /** How many calls the whole schedule makes. */
+  public long totalCalls() {
+    return Math.round(segments().stream().mapToDouble(Segment::calls).sum());
+  }
+
   /** Each step's hold window from the schedule's start: [label, from ns, to ns]; the warm-up left out. */
   public List<Step> steps() {
     List<Step> steps = new ArrayList<>();

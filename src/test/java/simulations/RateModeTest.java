@@ -39,6 +39,18 @@ class RateModeTest {
   }
 
   @Test
+  void pacedUsersKeepTheRateToo() {
+    GatlingRun run = GatlingRun.run(GrpcSimulation.class,
+        Map.of("rate", "100", "ramp", "0", "hold", "3", "warmup", "2", "pacing", "paced", "pool", "100"));
+
+    assertEquals(0, run.exitCode, run.toString());
+    JsonNode say = run.request("Say");
+    assertEquals(300, say.get("count").asLong(), "each slot of the schedule called once: " + say);
+    assertEquals(100, say.get("achievedRate").asDouble(), 1, say.toString());
+    assertEquals(300, say.get("intended").get("count").asLong(), say.toString());
+  }
+
+  @Test
   void anInjectorTooSlowForItsRateIsReportedAsSuch() {
     // each call holds an event loop 5 ms: 2 cores' loops send at most ~400 calls/s of the 600 scheduled
     GatlingRun run = GatlingRun.run(SlowInjectorSimulation.class, Map.of("rate", "600", "ramp", "0", "hold", "3"));

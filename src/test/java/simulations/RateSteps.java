@@ -6,6 +6,7 @@ import benchmark.RateSettings;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,6 +22,9 @@ import protocols.core.report.RunEnd;
  * wait for their previous reply.
  */
 public final class RateSteps {
+
+  private static final String ORDINAL = "rateSlot";
+  private static final String NO_SLOT_LEFT = "rateNoSlotLeft";
 
   private final RateSettings rates;
   private final AtomicLong calls = new AtomicLong();
@@ -48,19 +52,39 @@ public final class RateSteps {
     return startNanos;
   }
 
-  /** The scenario: each user makes {@code call} once, at its slot of the schedule. */
+  /**
+   * The scenario: each user makes {@code call} once, at its slot of the schedule; or, with {@code
+   * -Dpacing=paced}, {@code -Dpool} users each take the next free slot, wait for it and call, again
+   * and again (kept to compare the injector's cost per call: a stalled reply holds a paced user, so
+   * its next sends go late).
+   */
   public PopulationBuilder population(String scenarioName, ChainBuilder call) {
-    return scenario(scenarioName)
-        .exec(
-            session -> {
-              long t0 = startNanos != 0 ? startNanos : start();
-              long intended = t0 + rates.offsetNanos(calls.getAndIncrement());
-              return session
-                  .set(IntendedSend.ATTRIBUTE, intended)
-                  .set(Staircase.PHASE, intended < warmupEndNanos ? "warm-up " : "");
-            })
-        .exec(call)
-        .injectOpen(steps());
+    String pacing = System.getProperty("pacing", "open");
+    if (pacing.equals("paced")) {
+      int pool = Integer.getInteger("pool", 100);
+      long total = rates.totalCalls();
+      return scenario(scenarioName)
+          .asLongAs(session -> !session.contains(NO_SLOT_LEFT))
+          .on(exec(session -> calls.get() < total ? nextSlot(session) : session.set(NO_SLOT_LEFT, true)),
+              doIf(session -> !session.contains(NO_SLOT_LEFT) && session.getLong(ORDINAL) < total)
+                  .then(pause(session -> Duration.ofNanos(Math.max(0, session.getLong(IntendedSend.ATTRIBUTE) - System.nanoTime()))),
+                      call))
+          .injectOpen(atOnceUsers(pool));
+    }
+    if (!pacing.equals("open")) {
+      throw new IllegalArgumentException("-Dpacing=" + pacing + ": expected open (one user per call) or paced (-Dpool users)");
+    }
+    return scenario(scenarioName).exec(this::nextSlot).exec(call).injectOpen(steps());
+  }
+
+  private io.gatling.javaapi.core.Session nextSlot(io.gatling.javaapi.core.Session session) {
+    long t0 = startNanos != 0 ? startNanos : start();
+    long n = calls.getAndIncrement();
+    long intended = t0 + rates.offsetNanos(n);
+    return session
+        .set(ORDINAL, n)
+        .set(IntendedSend.ATTRIBUTE, intended)
+        .set(Staircase.PHASE, intended < warmupEndNanos ? "warm-up " : "");
   }
 
   private OpenInjectionStep[] steps() {
