@@ -17,6 +17,7 @@ import protocols.core.HostAndPort;
  *   <li>{@code -Dhold=25s}: time spent at each level
  *   <li>{@code -Dtarget=host:port}: a running server; without it the simulation starts its own
  *   <li>{@code -Dconnections=per-user|N}: one connection per virtual user (the seed's model) or N shared
+ *       ({@value #RATE_MODE_CONNECTIONS} shared by default in rate mode, {@link RateSettings})
  *   <li>{@code -DserviceTime=0}: service time of the embedded server per call
  *   <li>{@code -Dwarmup=0}: time at the first level before the figures count; its calls are named
  *       {@code "warm-up <name>"}, apart from the measured ones
@@ -34,6 +35,8 @@ public record LoadSettings(
   public static final String DEFAULT_LEVELS = "100,500,1000,2000,5000";
   public static final String DEFAULT_RAMP = "5s";
   public static final String DEFAULT_HOLD = "25s";
+  /** Shared connections in rate mode unless {@code -Dconnections} says otherwise. */
+  public static final String RATE_MODE_CONNECTIONS = "8";
 
   /**
    * The settings of this run. Under {@code mvn gatling:test}, a bad value ends the run with one line
@@ -64,7 +67,9 @@ public record LoadSettings(
         Durations.parse(properties.getProperty("hold", DEFAULT_HOLD), "-Dhold"),
         Durations.parse(properties.getProperty("warmup", "0"), "-Dwarmup"),
         target == null || target.isBlank() ? null : HostAndPort.parse(target, "-Dtarget"),
-        parseConnections(properties.getProperty("connections", "per-user")),
+        // rate mode starts a user per call: a connection per user would be a connection per call
+        parseConnections(properties.getProperty("connections",
+            properties.getProperty("rate", properties.getProperty("rates")) != null ? RATE_MODE_CONNECTIONS : "per-user")),
         Durations.parse(properties.getProperty("serviceTime", "0"), "-DserviceTime"));
   }
 

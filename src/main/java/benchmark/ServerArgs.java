@@ -4,14 +4,23 @@ import java.time.Duration;
 
 /**
  * Command-line options shared by every benchmark server's main:
- * {@code [--host 127.0.0.1] [--port N] [--service-time 0|10ms|1s]}.
+ * {@code [--host 127.0.0.1] [--port N] [--service-time 0|10ms|1s] [--stall 1s/10s]}.
  */
-public record ServerArgs(String host, int port, Duration serviceTime) {
+public record ServerArgs(String host, int port, Duration serviceTime, Stall stall) {
 
-  /** For a server's main: a bad option ends the process with one line naming it. */
+  /**
+   * For a server's main: a bad option ends the process with one line naming it; a {@code --stall}
+   * starts now (it holds the replies of every benchmark server of the process).
+   */
   public static ServerArgs parseOrExit(String[] args, int defaultPort) {
     try {
-      return parse(args, defaultPort);
+      ServerArgs options = parse(args, defaultPort);
+      ServiceTime.stall(options.stall());
+      if (!options.stall().none()) {
+        System.out.println("stalling: every " + Durations.format(options.stall().every())
+            + ", replies wait " + Durations.format(options.stall().pause()));
+      }
+      return options;
     } catch (IllegalArgumentException e) {
       System.err.println("Invalid option " + e.getMessage());
       System.exit(2);
@@ -23,6 +32,7 @@ public record ServerArgs(String host, int port, Duration serviceTime) {
     String host = "127.0.0.1";
     int port = defaultPort;
     Duration serviceTime = Duration.ZERO;
+    Stall stall = Stall.NONE;
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
       if (i + 1 >= args.length) {
@@ -39,10 +49,11 @@ public record ServerArgs(String host, int port, Duration serviceTime) {
           }
         }
         case "--service-time" -> serviceTime = Durations.parse(value, "--service-time");
+        case "--stall" -> stall = Stall.parse(value, "--stall");
         default -> throw new IllegalArgumentException(
-            option + ": unknown option; expected --host, --port or --service-time");
+            option + ": unknown option; expected --host, --port, --service-time or --stall");
       }
     }
-    return new ServerArgs(host, port, serviceTime);
+    return new ServerArgs(host, port, serviceTime, stall);
   }
 }

@@ -3,6 +3,9 @@ package simulations;
 import static io.gatling.javaapi.core.CoreDsl.*;
 
 import benchmark.LoadSettings;
+import benchmark.RateSettings;
+import benchmark.ServiceTime;
+import benchmark.Stall;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import io.gatling.javaapi.core.Simulation;
@@ -18,9 +21,16 @@ public abstract class BenchmarkSimulation extends Simulation {
   protected final LoadSettings settings = LoadSettings.fromSystemProperties();
   protected final Staircase staircase = new Staircase(settings);
   protected final Target target;
+  /** {@code -Drate}/{@code -Drates}: a fixed call rate instead of the staircase. */
+  protected final RateSettings rates = RateSettings.from(System.getProperties(), settings);
 
   /** {@code target} chooses where the calls go, from the settings: usually {@link #embedded}. */
   protected BenchmarkSimulation(Function<LoadSettings, Target> target) {
+    Stall stall = Stall.parse(System.getProperty("stall"), "-Dstall");
+    if (!stall.none() && !settings.embedded()) {
+      throw new IllegalArgumentException("-Dstall=" + stall + " stalls the embedded server; give --stall to the server at -Dtarget");
+    }
+    ServiceTime.stall(stall);
     this.target = target.apply(settings);
   }
 
@@ -37,8 +47,11 @@ public abstract class BenchmarkSimulation extends Simulation {
   /** As above; {@code cutLastIteration} false lets each user finish its last iteration (streams). */
   protected void benchmark(
       String scenarioName, ChainBuilder call, ProtocolBuilder protocol, boolean cutLastIteration) {
-    System.out.println(getClass().getSimpleName() + ": " + settings + " -> " + target);
-    setUp(staircase.population(scenarioName, call, cutLastIteration))
+    System.out.println(getClass().getSimpleName() + ": " + settings + (rates.paced() ? ", " + rates : "")
+        + (ServiceTime.stall().none() ? "" : ", stall " + ServiceTime.stall()) + " -> " + target);
+    setUp(rates.paced()
+            ? new RateSteps(rates).population(scenarioName, call)
+            : staircase.population(scenarioName, call, cutLastIteration))
         .protocols(protocol)
         .assertions(global().failedRequests().count().is(0L));
   }
@@ -46,6 +59,7 @@ public abstract class BenchmarkSimulation extends Simulation {
   @Override
   public void after() {
     try {
+      ServiceTime.stall(Stall.NONE);
       target.close();
     } catch (Exception e) {
       System.err.println("stopping the embedded server failed: " + e);

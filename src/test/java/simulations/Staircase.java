@@ -26,7 +26,8 @@ import protocols.core.report.RunEnd;
  */
 public final class Staircase {
 
-  private static final String PHASE = "staircasePhase";
+  /** Also set by {@link RateSteps}: the prefix of {@link #named} names. */
+  static final String PHASE = "staircasePhase";
   private static final String LIFETIME = "staircaseLifetime";
   /**
    * Users started past the end idle this long rather than end at once and be replaced at once,

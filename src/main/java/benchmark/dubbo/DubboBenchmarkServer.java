@@ -123,7 +123,7 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
     @Override
     public byte[] say(byte[] message) {
       byte[] reply = reply(message);
-      if (serviceTime.isZero()) {
+      if (ServiceTime.immediate(serviceTime)) {
         return reply;
       }
       AsyncContext async = RpcContext.startAsync();

@@ -3,6 +3,7 @@ package benchmark.motan;
 import benchmark.BenchmarkMessages;
 import benchmark.BenchmarkServer;
 import benchmark.Durations;
+import benchmark.ServiceTime;
 import benchmark.ServerArgs;
 import java.time.Duration;
 
@@ -58,9 +59,10 @@ public final class MotanBenchmarkServer implements BenchmarkServer {
     @Override
     public byte[] say(byte[] message) {
       byte[] reply = BenchmarkMessages.reply(message);
-      if (serviceTimeNanos > 0) {
+      long waitNanos = ServiceTime.blockingNanos(serviceTimeNanos);
+      if (waitNanos > 0) {
         try {
-          Thread.sleep(serviceTimeNanos / 1_000_000, (int) (serviceTimeNanos % 1_000_000));
+          Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }

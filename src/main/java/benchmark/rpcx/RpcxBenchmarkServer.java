@@ -47,7 +47,7 @@ public final class RpcxBenchmarkServer implements BenchmarkServer {
               + ")");
     }
     byte[] reply = BenchmarkMessages.reply(BenchmarkMessage.parseFrom(request.payloadBuffer())).toByteArray();
-    if (serviceTime.isZero()) {
+    if (ServiceTime.immediate(serviceTime)) {
       return CompletableFuture.completedFuture(reply);
     }
     CompletableFuture<byte[]> later = new CompletableFuture<>();

@@ -117,31 +117,46 @@ public final class LatencyRecord {
     }
   }
 
-  /** An OK call; any thread, wait-free for the recording thread. */
-  void recordOk(String requestName, long sentNanos, long receivedNanos) {
+  /**
+   * An OK call; any thread, wait-free for the recording thread. {@code intendedNanos} is {@link
+   * IntendedSend#NONE} unless a rate schedule set it.
+   */
+  void recordOk(String requestName, long intendedNanos, long sentNanos, long receivedNanos) {
     if (!enabled) {
       return;
     }
     Series s = series.computeIfAbsent(requestName, Series::new);
-    recordTiming(s, sentNanos, receivedNanos, true);
+    recordTiming(s, intendedNanos, sentNanos, receivedNanos, true);
   }
 
   /** A call that ended in a KO: timed as any call, and its message counted. */
-  void recordFailedCall(String requestName, long sentNanos, long receivedNanos, String message) {
+  void recordFailedCall(
+      String requestName, long intendedNanos, long sentNanos, long receivedNanos, String message) {
     if (!enabled) {
       return;
     }
     Series s = series.computeIfAbsent(requestName, Series::new);
-    recordTiming(s, sentNanos, receivedNanos, false);
+    recordTiming(s, intendedNanos, sentNanos, receivedNanos, false);
     s.countError(message);
   }
 
-  private void recordTiming(Series s, long sentNanos, long receivedNanos, boolean ok) {
+  private void recordTiming(Series s, long intendedNanos, long sentNanos, long receivedNanos, boolean ok) {
     long micros = Math.min(MAX_MICROS, Math.max(0, (receivedNanos - sentNanos) / 1000));
     s.recorder.recordValue(micros);
     (ok ? s.ok : s.ko).increment();
     s.firstSent.accumulateAndGet(sentNanos, Math::min);
+    s.lastSent.accumulateAndGet(sentNanos, Math::max);
     s.lastReceived.accumulateAndGet(receivedNanos, Math::max);
+    if (intendedNanos != IntendedSend.NONE) {
+      // a send ahead of its time (timer granularity) is not credited: never below the service time
+      long from = Math.min(intendedNanos, sentNanos);
+      s.intended.recordValue(Math.min(MAX_MICROS, Math.max(0, (receivedNanos - from) / 1000)));
+      if (sentNanos - intendedNanos > IntendedSend.LATE_NANOS) {
+        s.late.increment();
+      }
+      s.firstIntended.accumulateAndGet(intendedNanos, Math::min);
+      s.lastIntended.accumulateAndGet(intendedNanos, Math::max);
+    }
     locateRunFolder();
   }
 
@@ -176,6 +191,7 @@ public final class LatencyRecord {
     long calls = 0;
     for (Series s : series.values()) {
       s.tickKo(now);
+      s.intendedTotal.add(s.intended.getIntervalHistogram());
       Histogram interval = s.recorder.getIntervalHistogram();
       if (interval.getTotalCount() == 0) {
         continue;
@@ -250,7 +266,9 @@ public final class LatencyRecord {
       for (Map.Entry<String, LongAdder> error : new TreeMap<>(s.errors).entrySet()) {
         json.append(e++ > 0 ? ", " : "").append(quote(error.getKey())).append(": ").append(error.getValue().sum());
       }
-      json.append("}}");
+      json.append("}");
+      rate(json, s);
+      json.append("}");
       json.append(++i < totals.size() ? ",\n" : "\n");
     }
     json.append("  },\n  \"all\": ");
@@ -258,6 +276,56 @@ public final class LatencyRecord {
     appendStreams(json);
     json.append("\n}\n");
     return json.toString();
+  }
+
+  /**
+   * A paced name's figures from the intended send time, its late sends, its achieved rate against the
+   * schedule's, and whether the injector kept the rate (a warning the report and console repeat).
+   */
+  private static void rate(StringBuilder json, Series s) {
+    Histogram h = s.intendedTotal;
+    long count = h.getTotalCount();
+    if (count == 0) {
+      return;
+    }
+    json.append(", \"intended\": ");
+    stats(json, h, s.ok.sum(), s.ko.sum(), s.firstIntended.get(), s.lastReceived.get());
+    // both rates over the same count: calls per second between the first and the last send
+    double targetRate = rate(count, s.firstIntended.get(), s.lastIntended.get());
+    double achievedRate = rate(count, s.firstSent.get(), s.lastSent.get());
+    long late = s.late.sum();
+    json.append(String.format(Locale.ROOT, ", \"late\": %d, \"targetRate\": %.1f, \"achievedRate\": %.1f",
+        late, targetRate, achievedRate));
+    String warning = rateWarning(count, late, targetRate, achievedRate);
+    json.append(", \"rateKept\": ").append(warning == null);
+    if (warning != null) {
+      json.append(", \"rateWarning\": ").append(quote(warning));
+    }
+  }
+
+  private static double rate(long count, long firstNanos, long lastNanos) {
+    return lastNanos > firstNanos ? (count - 1) * 1e9 / (lastNanos - firstNanos) : 0;
+  }
+
+  /** Calls sent later than 1 ms after their intended time may be this share of all before a run is flagged. */
+  static final double MAX_LATE_SHARE = 0.01;
+  /** The achieved rate may fall this far below the schedule's before a run is flagged. */
+  static final double MIN_RATE_SHARE = 0.99;
+
+  /** Why the injector did not keep the schedule, or null when it did. */
+  static String rateWarning(long count, long late, double targetRate, double achievedRate) {
+    List<String> why = new ArrayList<>();
+    if (targetRate > 0 && achievedRate < MIN_RATE_SHARE * targetRate) {
+      why.add(String.format(Locale.ROOT, "achieved %.1f calls/s of %.1f scheduled (%.1f %%, below %.0f %%)",
+          achievedRate, targetRate, 100 * achievedRate / targetRate, 100 * MIN_RATE_SHARE));
+    }
+    if (late > MAX_LATE_SHARE * count) {
+      why.add(String.format(Locale.ROOT, "%d of %d calls (%.1f %%) sent more than 1 ms after their intended time",
+          late, count, 100.0 * late / count));
+    }
+    return why.isEmpty() ? null
+        : "THE INJECTOR DID NOT KEEP THE RATE: " + String.join("; ", why)
+            + ". The figures measure the injector as much as the server.";
   }
 
   private static void stats(
@@ -401,6 +469,13 @@ public final class LatencyRecord {
     final LongAdder unsent = new LongAdder();
     final AtomicLong firstSent = new AtomicLong(Long.MAX_VALUE);
     final AtomicLong lastReceived = new AtomicLong(Long.MIN_VALUE);
+    final AtomicLong lastSent = new AtomicLong(Long.MIN_VALUE);
+    /** From the intended send time, for calls a rate schedule paced; see {@link IntendedSend}. */
+    final Recorder intended = new Recorder(MAX_MICROS, 3);
+    final Histogram intendedTotal = new Histogram(MAX_MICROS, 3);
+    final LongAdder late = new LongAdder();
+    final AtomicLong firstIntended = new AtomicLong(Long.MAX_VALUE);
+    final AtomicLong lastIntended = new AtomicLong(Long.MIN_VALUE);
     long intervalStart = System.currentTimeMillis();
     /** This process's CPU time in the seconds this name had calls, shared by calls (ticker thread only). */
     double cpuNanos;

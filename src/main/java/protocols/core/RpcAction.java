@@ -102,6 +102,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
       fail(session, name, now, now, "PAYLOAD", message);
       return;
     }
+    long intendedNanos = IntendedSend.of(javaSession);
     long start = clock.nowMillis();
     long sentNanos = System.nanoTime();
     CompletableFuture<Res> future;
@@ -113,7 +114,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
       }
     } catch (Exception | LinkageError e) {
       CallFailure failure = describe(e);
-      latencies.recordFailedCall(name, sentNanos, System.nanoTime(), failure.message());
+      latencies.recordFailedCall(name, intendedNanos, sentNanos, System.nanoTime(), failure.message());
       fail(session, name, start, clock.nowMillis(), failure.status(), failure.message());
       return;
     }
@@ -124,7 +125,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
               long receivedNanos = System.nanoTime();
               onEventLoop(
                   session,
-                  () -> complete(session, name, start, end, sentNanos, receivedNanos, response, error));
+                  () -> complete(session, name, start, end, intendedNanos, sentNanos, receivedNanos, response, error));
             });
   }
 
@@ -133,6 +134,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
       String name,
       long start,
       long end,
+      long intendedNanos,
       long sentNanos,
       long receivedNanos,
       Res response,
@@ -140,7 +142,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
     CallResult result =
         error == null ? CallResult.success(response) : CallResult.failure(describe(error));
     if (result.failed() && !checksStatus) {
-      latencies.recordFailedCall(name, sentNanos, receivedNanos, result.errorMessage());
+      latencies.recordFailedCall(name, intendedNanos, sentNanos, receivedNanos, result.errorMessage());
       fail(session, name, start, end, result.status(), result.errorMessage());
       return;
     }
@@ -148,10 +150,10 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
     Session afterChecks = checked._1();
     if (checked._2().isDefined()) {
       String message = checked._2().get().message();
-      latencies.recordFailedCall(name, sentNanos, receivedNanos, message);
+      latencies.recordFailedCall(name, intendedNanos, sentNanos, receivedNanos, message);
       fail(afterChecks, name, start, end, result.status(), message);
     } else {
-      latencies.recordOk(name, sentNanos, receivedNanos);
+      latencies.recordOk(name, intendedNanos, sentNanos, receivedNanos);
       log(afterChecks, name, start, end, OK$.MODULE$, result.status(), null);
       next.$bang(afterChecks.logGroupRequestTimings(start, end));
     }

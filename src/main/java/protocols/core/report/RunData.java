@@ -82,6 +82,24 @@ public final class RunData {
     return ALL.equals(name) ? summary.path("all") : summary.path("requests").path(name);
   }
 
+  /**
+   * A request name's figures measured from the intended send time, when a rate schedule paced it: its
+   * late sends, scheduled and achieved rates, and why the injector did not keep the rate (null when it
+   * did). Empty for a name no schedule paced, and for {@link #ALL}.
+   */
+  public java.util.Optional<Rate> rate(String name) {
+    JsonNode n = node(name);
+    if (!n.has("intended")) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(new Rate(Stats.of(n.path("intended")), n.path("late").asLong(),
+        n.path("targetRate").asDouble(), n.path("achievedRate").asDouble(),
+        n.hasNonNull("rateWarning") ? n.path("rateWarning").asText() : null));
+  }
+
+  /** See {@link #rate}. */
+  public record Rate(Stats intended, long late, double targetRate, double achievedRate, String warning) {}
+
   /** The KO messages of a request name with their counts. */
   public Map<String, Long> errors(String name) {
     Map<String, Long> errors = new TreeMap<>();

@@ -46,7 +46,8 @@ public final class RunEnd {
   private static final ObjectMapper JSON = new ObjectMapper();
   /** The settings a page states when they are set. */
   private static final List<String> SETTINGS =
-      List.of("gatling.simulationClass", "simulation", "levels", "ramp", "hold", "warmup", "target", "connections", "serviceTime", "baseline", "gate");
+      List.of("gatling.simulationClass", "simulation", "levels", "ramp", "hold", "warmup", "target", "connections", "serviceTime", "baseline", "gate",
+          "rate", "rates", "pacing", "pool", "stall");
 
   private static final List<Assertion> DECLARED = new ArrayList<>();
   private static final List<Level> LEVELS = new ArrayList<>();

@@ -69,6 +69,7 @@ public final class RunReport {
       ObjectNode r = requests.addObject();
       r.put("name", name);
       r.set("exact", JSON.valueToTree(data.stats(name)));
+      data.rate(name).ifPresent(rate -> r.set("rate", JSON.valueToTree(rate)));
       Histogram h = data.histogram(name);
       r.set("distribution", distribution(h));
       if (warmupMillis > 0) {
@@ -147,11 +148,27 @@ public final class RunReport {
         "min", "mean", "p50", "p90", "p99", "p99.9", "p99.99", "max"));
     List<String> names = new ArrayList<>(data.names());
     names.add(RunData.ALL);
+    StringBuilder rates = new StringBuilder();
     for (String name : names) {
       Stats s = data.stats(name);
       out.append(String.format(Locale.ROOT, format, name.length() > 28 ? name.substring(0, 27) + "…" : name,
           s.count(), s.ok(), s.ko(), String.format(Locale.ROOT, "%.1f", s.throughput()),
           ms(s.min()), ms(s.mean()), ms(s.p50()), ms(s.p90()), ms(s.p99()), ms(s.p999()), ms(s.p9999()), ms(s.max())));
+      data.rate(name).ifPresent(rate -> {
+        Stats i = rate.intended();
+        out.append(String.format(Locale.ROOT, format, "  from intended send", i.count(), i.ok(), i.ko(),
+            String.format(Locale.ROOT, "%.1f", rate.achievedRate()),
+            ms(i.min()), ms(i.mean()), ms(i.p50()), ms(i.p90()), ms(i.p99()), ms(i.p999()), ms(i.p9999()), ms(i.max())));
+        rates.append(String.format(Locale.ROOT, "%s: scheduled %.1f calls/s, achieved %.1f, %d sent more than 1 ms late%n",
+            name, rate.targetRate(), rate.achievedRate(), rate.late()));
+        if (rate.warning() != null) {
+          rates.append("!!! ").append(name).append(": ").append(rate.warning()).append(" !!!\n");
+        }
+      });
+    }
+    if (rates.length() > 0) {
+      out.append("Rate mode: the first row of a name is the service time (from the actual send), the second the"
+          + " response time from the intended send time (what a caller at that rate waits).\n").append(rates);
     }
     return out.toString();
   }

@@ -1,0 +1,102 @@
+package simulations;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import protocols.core.report.RunEnd;
+import protocols.testkit.Chromium;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import protocols.testkit.GatlingRun;
+
+/** -Drate: a fixed call rate on Gatling's open model, each call measured from its intended send time too. */
+class RateModeTest {
+
+  /**
+   * A JVM's first seconds of gRPC calls (class loading, JIT) cost milliseconds of CPU each: on a busy
+   * machine an open model's backlog from them outlasts any short warm-up. One short run first.
+   */
+  @BeforeAll
+  static void warmTheJvm() {
+    GatlingRun.run(GrpcSimulation.class, Map.of("levels", "2", "ramp", "0", "hold", "3"));
+  }
+
+  @Test
+  void aFixedRateHoldsWithinOnePercentOnAFastServer() {
+    // the warm-up's calls (class loading, connecting: seconds on a loaded machine) are recorded apart
+    GatlingRun run = GatlingRun.run(GrpcSimulation.class, Map.of("rate", "100", "ramp", "0", "hold", "4", "warmup", "2"));
+
+    assertEquals(0, run.exitCode, run.toString());
+    JsonNode say = run.request("Say");
+    assertEquals(400, say.get("count").asDouble(), 4, "100 calls/s for 4 s: " + say);
+    assertEquals(100, say.get("targetRate").asDouble(), 1, say.toString());
+    // the actual sends' spread jitters with a busy machine's timers (and so does `late`, which flags a
+    // run past 1 % of its calls: a machine running other builds gets there at this rate already)
+    assertEquals(100, say.get("achievedRate").asDouble(), 5, say.toString());
+    assertEquals(say.get("count").asLong(), say.get("intended").get("count").asLong());
+    assertTrue(say.get("intended").get("p50").asLong() >= say.get("p50").asLong(),
+        "never measured from later than the actual send: " + say);
+  }
+
+  @Test
+  void theRunsPageShowsServiceAndResponseTimeSideBySide(@TempDir Path dir) throws Exception {
+    GatlingRun run = GatlingRun.run(GrpcSimulation.class, Map.of("rate", "50", "ramp", "0", "hold", "2"));
+
+    Path page = run.runFolder.resolve(RunEnd.PAGE);
+    String dom = Chromium.dumpDom(page, dir);
+    assertFalse(dom.contains("data-errors"), "no script error");
+    assertTrue(dom.contains("actual send (service time)") && dom.contains("intended send (response time)"), dom);
+    assertTrue(Files.readString(page).contains("\"achievedRate\""), "the page's data has the rate figures");
+  }
+
+  @Test
+  void pacedUsersCallEachSlotOfTheScheduleOnce() {
+    GatlingRun run = GatlingRun.run(GrpcSimulation.class,
+        Map.of("rate", "100", "ramp", "0", "hold", "3", "warmup", "2", "pacing", "paced", "pool", "100"));
+
+    assertEquals(0, run.exitCode, run.toString());
+    JsonNode say = run.request("Say");
+    assertEquals(300, say.get("count").asLong(), "each slot of the schedule called once: " + say);
+    // a slow reply holds a paced user: on a busy machine its pool falls a little behind
+    assertEquals(100, say.get("achievedRate").asDouble(), 5, say.toString());
+    assertEquals(300, say.get("intended").get("count").asLong(), say.toString());
+  }
+
+  @Test
+  void anInjectorTooSlowForItsRateIsReportedAsSuch() {
+    // each call holds an event loop 5 ms: 2 cores' loops send at most ~400 calls/s of the 600 scheduled
+    GatlingRun run = GatlingRun.run(SlowInjectorSimulation.class, Map.of("rate", "600", "ramp", "0", "hold", "3"));
+
+    JsonNode say = run.request("Say");
+    assertFalse(say.get("rateKept").asBoolean(), say.toString());
+    assertTrue(say.get("rateWarning").asText().startsWith("THE INJECTOR DID NOT KEEP THE RATE"), say.toString());
+    assertTrue(say.get("late").asLong() > say.get("count").asLong() / 10, "most calls sent late: " + say);
+    // Gatling's event loops also run the gRPC client here, so the service time suffers too, but less
+    assertTrue(say.get("intended").get("p50").asLong() > say.get("p50").asLong(),
+        "the lateness adds to the response time: " + say);
+  }
+
+  @Test
+  void aServerStallHidesFromTheClosedModelButNotFromAFixedRate() {
+    // every 3 s the server holds its replies for 1 s, in both runs
+    GatlingRun closed = GatlingRun.run(GrpcSimulation.class,
+        Map.of("levels", "2", "ramp", "0", "hold", "6", "warmup", "1", "stall", "1s/3s"));
+    GatlingRun paced = GatlingRun.run(GrpcSimulation.class,
+        Map.of("rate", "100", "ramp", "0", "hold", "6", "warmup", "1", "stall", "1s/3s"));
+
+    JsonNode c = closed.request("Say"), p = paced.request("Say");
+    // 2 users wait out each stall with one call each: a few slow calls among hundreds or thousands
+    assertTrue(c.get("p99").asLong() < 500_000, "the closed model's p99 hides the stall: " + c);
+    // at a fixed rate a third of the calls are due during a stall and wait up to its 1 s
+    JsonNode intended = p.get("intended");
+    assertTrue(intended.get("p99").asLong() > 700_000, "the intended-time p99 shows the stall: " + p);
+    assertTrue(intended.get("p999").asLong() > 800_000 && intended.get("p999").asLong() < 3_000_000,
+        "p99.9 of the order of the 1 s pause: " + p);
+    assertEquals(100, p.get("achievedRate").asDouble(), 5, "the injector kept sending through the stalls: " + p);
+    assertTrue(c.get("p50").asLong() < 100_000, "the closed model's service time stays low: " + c);
+  }
+}
