@@ -222,10 +222,10 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
     if (checked._2().isDefined()) {
       failed = true;
       String text = checked._2().get().message();
-      owner.latencies.recordFailedCall(requestName, fromNanos, endNanos, text);
+      owner.latencies.recordFailedCall(requestName, IntendedSend.NONE, fromNanos, endNanos, text);
       owner.log(startSession, requestName, fromMillis, endMillis, KO$.MODULE$, CallResult.OK, text);
     } else {
-      owner.latencies.recordOk(requestName, fromNanos, endNanos);
+      owner.latencies.recordOk(requestName, IntendedSend.NONE, fromNanos, endNanos);
       owner.log(startSession, requestName, fromMillis, endMillis, OK$.MODULE$, CallResult.OK, null);
     }
     stream.request(1);
@@ -259,7 +259,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
         ko(result.status(), checked._2().get().message(), endMillis, endNanos);
       } else if (result.failed()) {
         // an expected failure: one OK response for the close
-        owner.latencies.recordOk(requestName, startNanos, endNanos);
+        owner.latencies.recordOk(requestName, IntendedSend.NONE, startNanos, endNanos);
         owner.log(startSession, requestName, startMillis, endMillis, OK$.MODULE$, result.status(), null);
       }
     } else if (result.failed()) {
@@ -298,7 +298,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
 
   private void ko(String status, String message, long endMillis, long endNanos) {
     failed = true;
-    owner.latencies.recordFailedCall(requestName, startNanos, endNanos, message);
+    owner.latencies.recordFailedCall(requestName, IntendedSend.NONE, startNanos, endNanos, message);
     owner.log(startSession, requestName, startMillis, endMillis, KO$.MODULE$, status, message);
   }
 

@@ -180,7 +180,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     } catch (Exception | LinkageError e) {
       CallFailure failure = describe(describer, e);
       stream.openFailed();
-      latencies.recordFailedCall(name, stream.startNanos, System.nanoTime(), failure.message());
+      latencies.recordFailedCall(name, IntendedSend.NONE, stream.startNanos, System.nanoTime(), failure.message());
       log(session, name, stream.startMillis, clock.nowMillis(), KO$.MODULE$, failure.status(), failure.message());
       next.$bang(session.markAsFailed());
       return null;
