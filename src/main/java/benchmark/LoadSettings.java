@@ -1,5 +1,6 @@
 package benchmark;
 
+import protocols.core.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package benchmark;
 
+import protocols.core.Durations;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

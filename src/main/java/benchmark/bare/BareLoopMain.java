@@ -1,6 +1,6 @@
 package benchmark.bare;
 
-import benchmark.Durations;
+import protocols.core.Durations;
 import benchmark.LoadSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package benchmark.bare;
 
 import benchmark.BenchmarkMessages;
-import benchmark.Durations;
+import protocols.core.Durations;
 import benchmark.pb.BenchmarkMessage;
 import benchmark.pb.HelloStreamsGrpc;
 import io.gatling.netty.util.Transports;

@@ -1,7 +1,7 @@
 package benchmark.bench;
 
 import benchmark.BenchmarkMessages;
-import benchmark.Durations;
+import protocols.core.Durations;
 import benchmark.LoadSettings;
 import benchmark.grpc.UnaryCallMessages;
 import benchmark.matrix.Framework;

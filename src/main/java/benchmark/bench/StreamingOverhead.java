@@ -1,6 +1,6 @@
 package benchmark.bench;
 
-import benchmark.Durations;
+import protocols.core.Durations;
 import benchmark.LoadSettings;
 import benchmark.matrix.Framework;
 import benchmark.matrix.GatlingResults;

@@ -2,7 +2,7 @@ package benchmark.dubbo;
 
 import benchmark.BenchmarkMessages;
 import benchmark.BenchmarkServer;
-import benchmark.Durations;
+import protocols.core.Durations;
 import benchmark.ServerArgs;
 import benchmark.ServiceTime;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package benchmark.matrix;
 
-import benchmark.Durations;
+import protocols.core.Durations;
 import benchmark.LoadSettings;
 import java.nio.file.Path;
 import java.nio.file.Paths;

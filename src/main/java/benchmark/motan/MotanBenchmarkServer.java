@@ -2,7 +2,7 @@ package benchmark.motan;
 
 import benchmark.BenchmarkMessages;
 import benchmark.BenchmarkServer;
-import benchmark.Durations;
+import protocols.core.Durations;
 import benchmark.ServiceTime;
 import benchmark.ServerArgs;
 import java.time.Duration;

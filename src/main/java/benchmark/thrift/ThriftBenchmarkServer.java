@@ -1,7 +1,7 @@
 package benchmark.thrift;
 
 import benchmark.BenchmarkServer;
-import benchmark.Durations;
+import protocols.core.Durations;
 import benchmark.ServerArgs;
 import benchmark.ServiceTime;
 import benchmark.thrift.gen.BenchmarkMessage;

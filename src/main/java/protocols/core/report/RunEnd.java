@@ -1,6 +1,6 @@
 package protocols.core.report;
 
-import benchmark.Durations;
+import protocols.core.Durations;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package benchmark;
+package protocols.core;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
