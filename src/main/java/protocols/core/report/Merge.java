@@ -122,8 +122,15 @@ public final class Merge {
         if (!Files.isRegularFile(run.resolve(LatencyRecord.SUMMARY_FILE))) {
           throw new IllegalArgumentException("-Druns: " + run + " has no " + LatencyRecord.SUMMARY_FILE + ": that injector recorded no call");
         }
-        found.add(new Run(run, JSON.readTree(file.toFile())));
+        JsonNode description = JSON.readTree(file.toFile());
+        if (description.has("mergedFrom")) {
+          continue; // an earlier merge of these runs, in the same folder
+        }
+        found.add(new Run(run, description));
       }
+    }
+    if (found.isEmpty()) {
+      throw new IllegalArgumentException("-Druns=" + runs + ": only merged runs there; expected the injectors' own run folders");
     }
     return found;
   }
