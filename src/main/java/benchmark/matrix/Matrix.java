@@ -161,7 +161,7 @@ public final class Matrix {
       exit = Math.max(exit, injectors.get(i).exitValue());
       Path run = GatlingResults.newestRun(dir.resolve("injector-" + i));
       if (run == null) {
-        return Cell.failed(framework.id(), level, "injector " + i + " left no run (exit code " + injectors.get(i).exitValue() + ")" + Jvms.tail(log), null);
+        return Cell.failed(framework.id(), level, "injector " + i + " left no run (exit code " + injectors.get(i).exitValue() + ")" + settingRefused(log), null);
       }
       runs.add(run.toString());
     }
@@ -175,6 +175,18 @@ public final class Matrix {
       return Cell.failed(framework.id(), level, "merge refused: " + e.getMessage(), null);
     }
     return cell(framework, level, merged, exit, dir.resolve("injector-0.log"));
+  }
+
+  /** ": <the one line>" when the injector refused a setting (a -DstartAt already past, say), else the log's tail. */
+  private static String settingRefused(Path log) {
+    try (var lines = Files.lines(log)) {
+      return lines.filter(l -> l.startsWith("java.lang.IllegalArgumentException: "))
+          .map(l -> ": " + l.substring("java.lang.IllegalArgumentException: ".length()))
+          .findFirst()
+          .orElseGet(() -> Jvms.tail(log));
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return Jvms.tail(log);
+    }
   }
 
   private Cell cell(Framework framework, int level, Path run, int exitValue, Path log) {

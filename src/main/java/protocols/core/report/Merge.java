@@ -174,10 +174,15 @@ public final class Merge {
     Map<String, TreeMap<Long, Histogram>> seconds = new TreeMap<>();
     Map<String, Totals> totals = new TreeMap<>();
     Set<String> notMerged = new TreeSet<>();
+    // started at one instant, the injectors ran side by side: their rates (each its calls over its own
+    // calls' span) add up; else, calls over the merged seconds, edge seconds counted whole
+    boolean together = !runs.get(0).description.path("startAt").isNull();
+    double allThroughput = 0;
     for (Run run : runs) {
       RunData data = RunData.read(run.folder);
       JsonNode summary = JSON.readTree(run.folder.resolve(LatencyRecord.SUMMARY_FILE).toFile());
       summary.fieldNames().forEachRemaining(k -> { if (!TOP.contains(k)) notMerged.add(k); });
+      allThroughput += summary.path("all").path("throughput").asDouble();
       for (String name : data.names()) {
         JsonNode n = summary.path("requests").path(name);
         n.fieldNames().forEachRemaining(k -> { if (!PER_REQUEST.contains(k)) notMerged.add(name + "." + k); });
@@ -231,13 +236,19 @@ public final class Merge {
         last = Math.max(last, to);
       }
       ObjectNode n = stats(requests.putObject(e.getKey()), h, t.ok, t.ko, (to - from) / 1000.0);
+      if (together) {
+        n.put("throughput", Math.round(t.throughput * 10) / 10.0);
+      }
       n.put("cpuPerCall", t.count == 0 ? 0 : Math.round(t.cpuMicros / t.count * 100) / 100.0);
       ArrayNode koPerSecond = n.putArray("koPerSecond");
       t.koBySecond.forEach((s, count) -> koPerSecond.addArray().add(s * 1000 + 1000).add(count));
       ObjectNode errors = n.putObject("errors");
       t.errors.forEach(errors::put);
     }
-    stats(summary.putObject("all"), all, ok, ko, last > first ? (last - first) / 1000.0 : 0);
+    ObjectNode allNode = stats(summary.putObject("all"), all, ok, ko, last > first ? (last - first) / 1000.0 : 0);
+    if (together) {
+      allNode.put("throughput", Math.round(allThroughput * 10) / 10.0);
+    }
     summary.put("injectors", runs.size());
     ArrayNode from = summary.putArray("mergedFrom");
     runs.forEach(r -> from.add(r.folder.toAbsolutePath().toString()));
@@ -265,7 +276,7 @@ public final class Merge {
   /** What adds up across injectors for one request name. */
   private static final class Totals {
     long count, ok, ko;
-    double cpuMicros;
+    double cpuMicros, throughput;
     final Map<Long, Long> koBySecond = new TreeMap<>();
     final Map<String, Long> errors = new TreeMap<>();
 
@@ -273,6 +284,7 @@ public final class Merge {
       count += n.path("count").asLong();
       ok += n.path("ok").asLong();
       ko += n.path("ko").asLong();
+      throughput += n.path("throughput").asDouble();
       cpuMicros += n.path("cpuPerCall").asDouble() * n.path("count").asLong();
       n.path("koPerSecond").forEach(tick -> koBySecond.merge(second(tick.get(0).asLong()), tick.get(1).asLong(), Long::sum));
       n.path("errors").fields().forEachRemaining(e -> errors.merge(e.getKey(), e.getValue().asLong(), Long::sum));

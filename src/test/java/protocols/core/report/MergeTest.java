@@ -120,6 +120,15 @@ class MergeTest {
   }
 
   @Test
+  void startedAtOneInstantTheInjectorsRatesAddUp() throws Exception {
+    double sum = 0;
+    for (Path run : runs) {
+      sum += json(run.resolve(LatencyRecord.SUMMARY_FILE)).get("requests").get(SAY).get("throughput").asDouble();
+    }
+    assertEquals(sum, json(merged.resolve(LatencyRecord.SUMMARY_FILE)).get("requests").get(SAY).get("throughput").asDouble(), 0.051);
+  }
+
+  @Test
   void mergedPercentilesAreExactlyThoseOfOneHistogramOfAllTheirCalls() throws Exception {
     Histogram everyCall = new Histogram(3);
     for (Path run : runs) {
