@@ -33,6 +33,11 @@ public record Injectors(int index, int count, Instant startAt) {
     return users / count + (index < users % count ? 1 : 0);
   }
 
+  /** This injector's part of an open-model rate (calls per second, for the rate mode): an equal share. */
+  public double shareOfRate(double perSecond) {
+    return perSecond / count;
+  }
+
   public boolean alone() {
     return count == 1;
   }

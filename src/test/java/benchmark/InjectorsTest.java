@@ -36,6 +36,15 @@ class InjectorsTest {
   }
 
   @Test
+  void aRateIsSharedEquallyAndAddsUp() {
+    double sum = 0;
+    for (int i = 0; i < 3; i++) {
+      sum += injectors("injectors", "3", "injector", String.valueOf(i)).shareOfRate(1000);
+    }
+    assertEquals(1000, sum, 1e-9);
+  }
+
+  @Test
   void withoutPropertiesOneInjectorRunsTheWholeLoadAtOnce() {
     Injectors one = injectors();
 
