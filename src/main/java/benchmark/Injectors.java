@@ -44,7 +44,16 @@ public record Injectors(int index, int count, Instant startAt) {
 
   /** The injectors of this run, checked, a bad value naming its property (see {@link LoadSettings#fromSystemProperties}). */
   public static Injectors fromSystemProperties() {
-    return LoadSettings.checked(() -> from(System.getProperties()));
+    return LoadSettings.checked(() -> from(System.getProperties()).notPast(System.currentTimeMillis()));
+  }
+
+  /** A -DstartAt already past when the simulation is built would cut its first level short on this injector only. */
+  Injectors notPast(long nowMillis) {
+    if (startAt != null && startAt.toEpochMilli() <= nowMillis) {
+      throw new IllegalArgumentException("-DstartAt=" + startAt + ": that instant has passed (now " + Instant.ofEpochMilli(nowMillis)
+          + "); expected one in the future, leaving every injector time to start");
+    }
+    return this;
   }
 
   public static Injectors from(Properties properties) {

@@ -58,6 +58,14 @@ class InjectorsTest {
   }
 
   @Test
+  void aStartInstantAlreadyPastIsRefused() {
+    Injectors late = injectors("startAt", "2026-12-01T12:00:00Z");
+    String message = assertThrows(IllegalArgumentException.class, () -> late.notPast(late.startAt().toEpochMilli() + 1)).getMessage();
+
+    assertTrue(message.startsWith("-DstartAt=2026-12-01T12:00:00Z: that instant has passed"), message);
+  }
+
+  @Test
   void badValuesNameTheirPropertyAndTheExpectedForm() {
     assertEquals("-Dinjectors=two: expected a positive number of injectors, for example 3", error("injectors", "two"));
     assertEquals("-Dinjectors=0: expected a positive number of injectors", error("injectors", "0", "injector", "0"));

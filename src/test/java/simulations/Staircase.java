@@ -63,12 +63,7 @@ public final class Staircase {
     }
     this.settings = settings;
     this.injectors = injectors;
-    long now = System.currentTimeMillis();
-    if (injectors.startAt() != null && injectors.startAt().toEpochMilli() <= now) {
-      throw new IllegalArgumentException("-DstartAt=" + injectors.startAt() + ": that instant has passed (now "
-          + java.time.Instant.ofEpochMilli(now) + "); expected one in the future, leaving every injector time to start");
-    }
-    this.waitMillis = injectors.startAt() == null ? 0 : injectors.startAt().toEpochMilli() - now;
+    this.waitMillis = injectors.startAt() == null ? 0 : Math.max(0, injectors.startAt().toEpochMilli() - System.currentTimeMillis());
   }
 
   /**
