@@ -44,8 +44,13 @@ public record LoadSettings(
    * naming it: Gatling's launcher would otherwise bury that line in a stack trace.
    */
   public static LoadSettings fromSystemProperties() {
+    return checked(() -> from(System.getProperties()));
+  }
+
+  /** Reads settings; under {@code mvn gatling:test}, a bad one ends the run with its one line. */
+  static <T> T checked(java.util.function.Supplier<T> read) {
     try {
-      return from(System.getProperties());
+      return read.get();
     } catch (IllegalArgumentException e) {
       if (launchedByGatlingMavenPlugin()) {
         System.err.println("Invalid setting " + e.getMessage());

@@ -2,13 +2,18 @@ package simulations;
 
 import static io.gatling.javaapi.core.CoreDsl.*;
 
+import protocols.core.Durations;
+import benchmark.Injectors;
 import benchmark.LoadSettings;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.ClosedInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
+import io.gatling.javaapi.core.ScenarioBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import protocols.core.report.RunEnd;
 
@@ -23,6 +28,10 @@ import protocols.core.report.RunEnd;
  * <p>With {@code -Dwarmup}, the first level starts with a warm-up whose calls are named {@code
  * "warm-up <name>"}: name requests with {@link #named(String)} and the warm-up stays out of the
  * figures of the measured requests, in Gatling's report and in the microsecond record alike.
+ *
+ * <p>With {@code -Dinjectors=N -Dinjector=i} ({@link Injectors}) it runs injector i's share of every
+ * level, from {@code -DstartAt} when set; the run folder's run.json says which part this was, for
+ * {@code exec:java@merge}.
  */
 public final class Staircase {
 
@@ -36,15 +45,26 @@ public final class Staircase {
   private static final long IDLE_AT_LEAST_MILLIS = 100;
 
   private final LoadSettings settings;
+  private final Injectors injectors;
+  /** How long before -DstartAt the injection was built: Gatling's first level lasts that much longer. */
+  private final long waitMillis;
   private volatile long endMillis = Long.MAX_VALUE;
   private volatile long warmupEndMillis = Long.MIN_VALUE;
   private final AtomicBoolean started = new AtomicBoolean();
+  private volatile String scenarioName;
+  private volatile String simulation;
 
   public Staircase(LoadSettings settings) {
+    this(settings, Injectors.fromSystemProperties());
+  }
+
+  public Staircase(LoadSettings settings, Injectors injectors) {
     if (settings.hold().isZero()) {
       throw new IllegalArgumentException("-Dhold=0: expected a positive duration, for example 25s");
     }
     this.settings = settings;
+    this.injectors = injectors;
+    this.waitMillis = injectors.startAt() == null ? 0 : Math.max(0, injectors.startAt().toEpochMilli() - System.currentTimeMillis());
   }
 
   /**
@@ -56,7 +76,13 @@ public final class Staircase {
     if (!started.compareAndSet(false, true)) {
       return;
     }
-    long now = System.currentTimeMillis();
+    // with -DstartAt, every injector's clock starts at that instant, whenever its first user came
+    long now = injectors.startAt() != null ? injectors.startAt().toEpochMilli() : System.currentTimeMillis();
+    long late = System.currentTimeMillis() - now - settings.ramp().toMillis();
+    if (injectors.startAt() != null && late > 1000) {
+      System.err.println("gatling-rpc: " + injectors + ": this injector's first user came " + late / 1000.0
+          + " s after -DstartAt (and its ramp): its first level is that much shorter; start the injectors earlier");
+    }
     // the ramp to the first level belongs to the warm-up, when there is one
     warmupEndMillis =
         settings.warmup().isZero() ? Long.MIN_VALUE : now + settings.ramp().plus(settings.warmup()).toMillis();
@@ -66,15 +92,45 @@ public final class Staircase {
 
   /** Each level's hold window (its warm-up and the ramps left out), for the per-level cut of rpc-report.html. */
   private void declareLevels(long startMillis) {
+    List<Map<String, Object>> levels = new ArrayList<>();
     long t = startMillis;
     boolean first = true;
     for (int level : settings.levels()) {
       t += settings.ramp().toMillis();
       long from = first ? t + settings.warmup().toMillis() : t;
       t = from + settings.hold().toMillis();
-      RunEnd.level(level + " users", from, t);
+      RunEnd.level(level + " users" + (injectors.alone() ? "" : " (" + injectors.share(level) + " here)"), from, t);
+      levels.add(Map.of("label", level + " users", "from", from, "to", t));
       first = false;
     }
+    RunEnd.run(describe(startMillis, levels));
+  }
+
+  /** run.json: which part of which load this run was, so that the parts of one load can be merged. */
+  private Map<String, Object> describe(long startMillis, List<Map<String, Object>> levels) {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("simulation", simulation);
+    run.put("scenario", scenarioName);
+    run.put("injector", injectors.index());
+    run.put("injectors", injectors.count());
+    run.put("startAt", injectors.startAt() == null ? null : injectors.startAt().toString());
+    run.put("startMillis", startMillis);
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("levels", settings.levels());
+    s.put("ramp", Durations.format(settings.ramp()));
+    s.put("hold", Durations.format(settings.hold()));
+    s.put("warmup", Durations.format(settings.warmup()));
+    s.put("connections", settings.connections().toString());
+    s.put("serviceTime", Durations.format(settings.serviceTime()));
+    String rate = System.getProperty("rate"); // the rate mode's, when set: runs of different rates do not merge
+    if (rate != null && !rate.isBlank()) {
+      s.put("rate", rate.trim());
+    }
+    run.put("settings", s);
+    run.put("shares", settings.levels().stream().map(injectors::share).toList());
+    run.put("warmupMillis", settings.warmup().toMillis());
+    run.put("levels", levels);
+    return run;
   }
 
   /** A request name that carries the warm-up prefix while the warm-up lasts. */
@@ -96,7 +152,15 @@ public final class Staircase {
    * when the lifetime is over (Gatling's exitASAP off): what streams need, which a cut would leave open.
    */
   public PopulationBuilder population(String scenarioName, ChainBuilder call, boolean cutLastIteration) {
-    return scenario(scenarioName)
+    this.scenarioName = scenarioName;
+    this.simulation = simulationClass();
+    ScenarioBuilder scenario = scenario(scenarioName);
+    if (injectors.startAt() != null) {
+      // Gatling's clock starts when this JVM is ready; the schedule starts at -DstartAt on every injector
+      long firstLevel = injectors.startAt().toEpochMilli() + settings.ramp().toMillis();
+      scenario = scenario.pause(session -> Duration.ofMillis(Math.max(0, firstLevel - System.currentTimeMillis())));
+    }
+    return scenario
         .exec(
             session -> {
               start();
@@ -125,15 +189,32 @@ public final class Staircase {
     return left < Math.min(hold, 1000) ? 0 : Math.min(hold, left);
   }
 
+  /** The outermost simulation constructor on the stack: the concrete simulation building this staircase. */
+  private static String simulationClass() {
+    return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+        .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass)
+            .filter(io.gatling.javaapi.core.Simulation.class::isAssignableFrom)
+            .reduce((inner, outer) -> outer))
+        .map(Class::getName)
+        .orElse(null);
+  }
+
   private ClosedInjectionStep[] steps() {
     List<ClosedInjectionStep> steps = new ArrayList<>();
     int previous = 0;
     boolean first = true;
-    for (int level : settings.levels()) {
-      if (!settings.ramp().isZero()) {
+    for (int users : settings.levels()) {
+      int level = injectors.share(users);
+      // with -DstartAt, the first level's users wait for it (and its ramp) all at once: a closed step of
+      // 0 users would end the injection
+      boolean waiting = first && injectors.startAt() != null;
+      if (!settings.ramp().isZero() && !waiting) {
         steps.add(rampConcurrentUsers(previous).to(level).during(settings.ramp()));
       }
       Duration hold = first ? settings.hold().plus(settings.warmup()) : settings.hold();
+      if (waiting) {
+        hold = hold.plusMillis(waitMillis).plus(settings.ramp());
+      }
       steps.add(constantConcurrentUsers(level).during(hold));
       previous = level;
       first = false;

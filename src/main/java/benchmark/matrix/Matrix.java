@@ -9,7 +9,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import protocols.core.HostAndPort;
+import protocols.core.report.Merge;
+import protocols.core.report.RunEnd;
 
 /**
  * The whole benchmark in one command: for each framework, its benchmark server in a JVM of its own; for
@@ -118,6 +121,9 @@ public final class Matrix {
     Files.createDirectories(dir);
     Path log = dir.resolve("gatling.log");
     System.out.println("[" + framework.label() + "] " + level + " concurrent users against " + target);
+    if (settings.injectors() > 1) {
+      return runInjectors(framework, level, target, dir);
+    }
     Process gatling =
         jvms.startGatling(
             settings.heap(),
@@ -127,19 +133,76 @@ public final class Matrix {
     if (!Jvms.await(gatling, limit)) {
       return Cell.failed(framework.id(), level, "did not finish within " + limit.toSeconds() + " s" + Jvms.tail(log), null);
     }
-    Path run = GatlingResults.newestRun(dir);
-    String report = run != null && Files.exists(run.resolve("index.html")) ? settings.out().relativize(run.resolve("index.html")).toString() : null;
+    return cell(framework, level, GatlingResults.newestRun(dir), gatling.exitValue(), log);
+  }
+
+  /** A cell run by {@code -Dinjectors} JVMs, each its share, from one instant; their records merged. */
+  private Cell runInjectors(Framework framework, int level, HostAndPort target, Path dir)
+      throws IOException, InterruptedException {
+    int n = settings.injectors();
+    Instant startAt = Instant.now().plus(settings.startDelay());
+    List<Process> injectors = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      List<String> properties = new ArrayList<>(properties(target, level));
+      properties.addAll(List.of("-Dinjectors=" + n, "-Dinjector=" + i, "-DstartAt=" + startAt));
+      Path results = dir.resolve("injector-" + i);
+      Files.createDirectories(results);
+      injectors.add(jvms.startGatling(settings.heap(), properties, framework.simulationClass(), results, dir.resolve("injector-" + i + ".log")));
+    }
+    Duration limit = settings.startDelay().plus(settings.warmup()).plus(settings.hold()).plusSeconds(180);
+    int exit = 0;
+    List<String> runs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Path log = dir.resolve("injector-" + i + ".log");
+      if (!Jvms.await(injectors.get(i), limit)) {
+        injectors.forEach(Process::destroyForcibly);
+        return Cell.failed(framework.id(), level, "injector " + i + " did not finish within " + limit.toSeconds() + " s" + Jvms.tail(log), null);
+      }
+      exit = Math.max(exit, injectors.get(i).exitValue());
+      Path run = GatlingResults.newestRun(dir.resolve("injector-" + i));
+      if (run == null) {
+        return Cell.failed(framework.id(), level, "injector " + i + " left no run (exit code " + injectors.get(i).exitValue() + ")" + settingRefused(log), null);
+      }
+      runs.add(run.toString());
+    }
+    Path merged = dir.resolve("merged");
+    Properties merge = new Properties();
+    merge.setProperty("runs", String.join(",", runs));
+    merge.setProperty("out", merged.toString());
+    try {
+      exit = Math.max(exit, Merge.execute(merge, System.out));
+    } catch (IllegalArgumentException e) {
+      return Cell.failed(framework.id(), level, "merge refused: " + e.getMessage(), null);
+    }
+    return cell(framework, level, merged, exit, dir.resolve("injector-0.log"));
+  }
+
+  /** ": <the one line>" when the injector refused a setting (a -DstartAt already past, say), else the log's tail. */
+  private static String settingRefused(Path log) {
+    try (var lines = Files.lines(log)) {
+      return lines.filter(l -> l.startsWith("java.lang.IllegalArgumentException: "))
+          .map(l -> ": " + l.substring("java.lang.IllegalArgumentException: ".length()))
+          .findFirst()
+          .orElseGet(() -> Jvms.tail(log));
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return Jvms.tail(log);
+    }
+  }
+
+  private Cell cell(Framework framework, int level, Path run, int exitValue, Path log) {
+    Path page = run == null ? null : Files.exists(run.resolve("index.html")) ? run.resolve("index.html") : run.resolve(RunEnd.PAGE);
+    String report = page != null && Files.exists(page) ? settings.out().relativize(page).toString() : null;
     JsonNode say = GatlingResults.measured(run);
     if (say == null) {
-      return Cell.failed(framework.id(), level, "no measured calls (exit code " + gatling.exitValue() + ")" + Jvms.tail(log), report);
+      return Cell.failed(framework.id(), level, "no measured calls (exit code " + exitValue + ")" + Jvms.tail(log), report);
     }
     long ko = say.get("ko").asLong();
-    String status = gatling.exitValue() == 0 && ko == 0 ? Cell.OK : Cell.FAILED;
+    String status = exitValue == 0 && ko == 0 ? Cell.OK : Cell.FAILED;
     String reason = null;
     if (ko > 0) {
       reason = ko + " KO; most frequent: " + mostFrequentError(say.path("errors"));
-    } else if (gatling.exitValue() != 0) {
-      reason = "Gatling exited with code " + gatling.exitValue() + Jvms.tail(log);
+    } else if (exitValue != 0) {
+      reason = "Gatling exited with code " + exitValue + Jvms.tail(log);
     }
     return new Cell(
         framework.id(), level, status, reason, report,

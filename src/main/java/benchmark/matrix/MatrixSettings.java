@@ -30,7 +30,9 @@ public record MatrixSettings(
     Path out,
     Path baseline,
     String gate,
-    String heap) {
+    String heap,
+    int injectors,
+    Duration startDelay) {
 
   public static MatrixSettings from(Properties p) {
     List<Framework> frameworks = new ArrayList<>();
@@ -69,7 +71,21 @@ public record MatrixSettings(
         Paths.get(p.getProperty("out", "target/benchmark/" + stamp)),
         baseline == null || baseline.isBlank() ? null : Paths.get(baseline),
         p.getProperty("gate", ""),
-        p.getProperty("heap", "2g"));
+        p.getProperty("heap", "2g"),
+        injectors(p.getProperty("injectors", "1")),
+        Durations.parse(p.getProperty("startDelay", "30s"), "-DstartDelay"));
+  }
+
+  private static int injectors(String text) {
+    try {
+      int n = Integer.parseInt(text.trim());
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException("-Dinjectors=" + text + ": expected a positive number of injector JVMs per cell, for example 2");
   }
 
   /** Settings as the report prints them. */
@@ -85,6 +101,9 @@ public record MatrixSettings(
     d.put("server service time", Durations.format(serviceTime));
     d.put("server", targets.isEmpty() ? "each framework's benchmark server in its own JVM on this machine (loopback)" : "own JVM, or remote: " + targets);
     d.put("injector JVM heap", heap);
+    if (injectors > 1) {
+      d.put("injectors", injectors + " JVMs per cell, each a share of the level, started at one instant, records merged exactly");
+    }
     return d;
   }
 }

@@ -1,6 +1,9 @@
 package protocols.core.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,6 +38,40 @@ public final class RpcAssertions {
       declared.add(new Assertion(scope, c));
     }
     RunEnd.declare(declared);
+  }
+
+  /** An assertion as run.json keeps it, for a merge of injectors' runs to check it again ({@link #read}). */
+  static Map<String, Object> describe(Assertion a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("request", a.scope().requestName());
+    m.put("afterMillis", a.scope().after() == null ? null : a.scope().after().toMillis());
+    m.put("metric", a.condition().metric().label());
+    m.put("op", a.condition().op());
+    m.put("bound", a.condition().bound());
+    return m;
+  }
+
+  /** An assertion {@link #describe} wrote. */
+  static Assertion read(JsonNode n) {
+    String label = n.path("metric").asText();
+    Metric metric = switch (label) {
+      case "mean" -> mean();
+      case "max" -> max();
+      case "min" -> min();
+      case "failed %" -> failedPercent();
+      case "failed calls" -> failedCount();
+      case "throughput" -> throughput();
+      default -> {
+        if (!label.matches("p[0-9.]+")) {
+          throw new IllegalArgumentException("an assertion on '" + label + "': expected p<percentile>, mean, max, min, failed %, failed calls or throughput");
+        }
+        yield percentile(Double.parseDouble(label.substring(1)));
+      }
+    };
+    JsonNode after = n.path("afterMillis");
+    return new Assertion(
+        new Scope(n.path("request").asText(), after.isNumber() ? Duration.ofMillis(after.asLong()) : null),
+        new Condition(metric, n.path("op").asText(), n.path("bound").asDouble()));
   }
 
   /** The calls of every request name together. */

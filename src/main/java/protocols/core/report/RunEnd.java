@@ -38,6 +38,8 @@ public final class RunEnd {
 
   public static final String PAGE = "rpc-report.html";
   public static final String ASSERTIONS_XML = "rpc-assertions.xml";
+  /** What part of which load a run was (a staircase declares it): what {@link Merge} checks and merges by. */
+  public static final String RUN_FILE = "run.json";
   /** Exit statuses: Gatling's own for failed assertions, and the gate's two. */
   public static final int ASSERTIONS_FAILED = 2;
   public static final int REGRESSED = 3;
@@ -52,6 +54,7 @@ public final class RunEnd {
   private static final List<Assertion> DECLARED = new ArrayList<>();
   private static final List<Level> LEVELS = new ArrayList<>();
   private static final Map<Path, Pending> UNFINISHED = new LinkedHashMap<>();
+  private static Map<String, Object> run;
 
   static {
     Runtime.getRuntime().addShutdownHook(new Thread(RunEnd::finishAtExit, "gatling-rpc-report"));
@@ -70,6 +73,11 @@ public final class RunEnd {
     LEVELS.add(new Level(label, fromMillis, toMillis));
   }
 
+  /** Declares what part of which load this run is, written as {@value #RUN_FILE} next to the record. */
+  public static synchronized void run(Map<String, Object> description) {
+    run = new LinkedHashMap<>(description);
+  }
+
   /** Step 1: the record of a run was written into {@code folder}. Reports its own failure, never throws. */
   public static void recorded(Path folder) {
     try {
@@ -82,14 +90,36 @@ public final class RunEnd {
   private static void report(Path folder) throws IOException {
     List<Assertion> assertions;
     List<Level> levels;
+    Map<String, Object> description;
     synchronized (RunEnd.class) {
       assertions = List.copyOf(DECLARED);
       levels = List.copyOf(LEVELS);
+      description = run;
       DECLARED.clear();
       LEVELS.clear();
+      run = null;
     }
-    RunData data = RunData.read(folder);
-    Duration warmup = warmup();
+    if (description != null) {
+      description.put("assertions", assertions.stream().map(RpcAssertions::describe).toList());
+      JSON.writerWithDefaultPrettyPrinter().writeValue(folder.resolve(RUN_FILE).toFile(), description);
+    }
+    Outcome outcome = evaluate(RunData.read(folder), assertions, levels, warmup(), settings());
+    synchronized (UNFINISHED) {
+      UNFINISHED.put(folder.toAbsolutePath().normalize(), new Pending(outcome.report(), outcome.status()));
+    }
+  }
+
+  /** A report and the status it fails the run with (0 when it does not). */
+  record Outcome(RunReport report, int status) {}
+
+  /**
+   * Checks the exact assertions and the baseline gate ({@code -Dbaseline}, {@code -Dgate}) on a record,
+   * writes rpc-report.html and rpc-assertions.xml into its folder and prints the exact table: for a run as
+   * it ends, and for a merge of several injectors' runs.
+   */
+  static Outcome evaluate(RunData data, List<Assertion> assertions, List<Level> levels, Duration warmup, Map<String, String> settings)
+      throws IOException {
+    Path folder = data.folder();
     List<AssertionResult> results = check(data, assertions, warmup);
     int status = results.stream().allMatch(AssertionResult::success) ? 0 : ASSERTIONS_FAILED;
     GateResult gate = null;
@@ -108,7 +138,7 @@ public final class RunEnd {
     if (!assertions.isEmpty()) {
       Files.writeString(folder.resolve(ASSERTIONS_XML), junitXml(folder, results));
     }
-    RunReport report = new RunReport(data, levels, warmup.toMillis(), results, gate, settings());
+    RunReport report = new RunReport(data, levels, warmup.toMillis(), results, gate, settings);
     Path page = report.write(Map.of());
     StringBuilder out = new StringBuilder("\n").append(report.consoleTable());
     results.forEach(r -> out.append(r.description()).append(" : ").append(r.success()).append(" (actual : ").append(r.actual()).append(")\n"));
@@ -122,9 +152,7 @@ public final class RunEnd {
     }
     out.append("Exact report (µs record): ").append(page.toUri()).append('\n');
     System.out.print(out);
-    synchronized (UNFINISHED) {
-      UNFINISHED.put(folder.toAbsolutePath().normalize(), new Pending(report, status));
-    }
+    return new Outcome(report, status);
   }
 
   /**
@@ -140,6 +168,7 @@ public final class RunEnd {
     synchronized (RunEnd.class) {
       DECLARED.clear(); // declared by a run that recorded nothing
       LEVELS.clear();
+      run = null;
     }
     if (pending == null) {
       return 0;
@@ -241,7 +270,7 @@ public final class RunEnd {
     return new GateResult(baseline.toString(), gate.thresholds(), changes, regressions, null);
   }
 
-  private static Map<String, String> settings() {
+  static Map<String, String> settings() {
     Map<String, String> s = new LinkedHashMap<>();
     for (String key : SETTINGS) {
       String value = System.getProperty(key);
