@@ -19,7 +19,7 @@ import protocols.testkit.GatlingRun;
 /** Exact assertions in a simulation: they pass, fail the run, and leave out a warm-up on purpose. */
 class RpcAssertionsTest {
 
-  /** For 2.5 s, calls answered after {@code slowMillis} in the first second from the first call, then at once. */
+  /** For 2.5 s, calls answered after {@code slowMillis} in the first half second from the first call, then at once (margins wide enough for a loaded machine). */
   static void define(long slowMillis, Runnable assertions) {
     AtomicLong firstCall = new AtomicLong();
     ProbeSimulation.define(sim -> {
@@ -29,7 +29,7 @@ class RpcAssertionsTest {
                   .on(exec(Probe.probe("echo").payload("hi").answer((req, s) -> {
                     long now = System.currentTimeMillis();
                     firstCall.compareAndSet(0, now);
-                    long delay = now - firstCall.get() < 1000 ? slowMillis : 0;
+                    long delay = now - firstCall.get() < 500 ? slowMillis : 0;
                     return CompletableFuture.supplyAsync(() -> req, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
                   })).pause(Duration.ofMillis(20)))
                   .injectOpen(atOnceUsers(2)))
@@ -40,19 +40,19 @@ class RpcAssertionsTest {
 
   @Test
   void assertionsThatHoldLeaveTheRunGreenAndAreWrittenAsJUnitXml() throws Exception {
-    define(0, () -> rpcAssertions(allRequests(), percentile(99.9).lt(Duration.ofMillis(200)), failedPercent().lt(0.1), throughput().gt(1)));
+    define(0, () -> rpcAssertions(allRequests(), percentile(99.9).lt(Duration.ofMillis(500)), failedPercent().lt(0.1), throughput().gt(1)));
 
     GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of());
 
     assertEquals(0, run.exitCode, run.toString());
     String xml = Files.readString(run.runFolder.resolve(RunEnd.ASSERTIONS_XML));
     assertTrue(xml.contains("tests=\"3\" failures=\"0\""), xml);
-    assertTrue(xml.contains("exact p99.9 of all requests &lt; 200.000 ms"), xml);
+    assertTrue(xml.contains("exact p99.9 of all requests &lt; 500.000 ms"), xml);
   }
 
   @Test
   void anAssertionThatFailsFailsTheRunAsGatlingsAssertionsDo() throws Exception {
-    define(300, () -> rpcAssertions(request("echo"), max().lt(Duration.ofMillis(100))));
+    define(600, () -> rpcAssertions(request("echo"), max().lt(Duration.ofMillis(500))));
 
     GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of());
 
@@ -63,7 +63,7 @@ class RpcAssertionsTest {
 
   @Test
   void afterLeavesTheWarmUpOutOfTheAssertion() {
-    define(300, () -> rpcAssertions(allRequests().after(Duration.ofMillis(1500)), max().lt(Duration.ofMillis(100))));
+    define(600, () -> rpcAssertions(allRequests().after(Duration.ofMillis(1500)), max().lt(Duration.ofMillis(500))));
 
     GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of());
 
@@ -72,12 +72,12 @@ class RpcAssertionsTest {
 
   @Test
   void theWarmupPropertyLeavesTheColdStartOutOfAnyAssertionWithoutAfter() throws Exception {
-    define(300, () -> rpcAssertions(allRequests(), max().lt(Duration.ofMillis(100))));
+    define(600, () -> rpcAssertions(allRequests(), max().lt(Duration.ofMillis(500))));
 
     GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of("warmup", "1500ms"));
 
     assertEquals(0, run.exitCode, run.toString());
-    assertTrue(Files.readString(run.runFolder.resolve(RunEnd.ASSERTIONS_XML)).contains("exact max of all requests after 1.5 s &lt; 100.000 ms"));
+    assertTrue(Files.readString(run.runFolder.resolve(RunEnd.ASSERTIONS_XML)).contains("exact max of all requests after 1.5 s &lt; 500.000 ms"));
   }
 
   @Test
