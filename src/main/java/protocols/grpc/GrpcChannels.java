@@ -32,6 +32,21 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
             // name resolution and the like: bounded, or 5000 channels opening at once grow gRPC's
             // cached thread pool with the users
             .offloadExecutor(OFFLOAD);
+    return security(builder, protocol).build();
+  }
+
+  /** A channel of grpc-netty's own, for reading the server's reflection before the load starts. */
+  static ManagedChannel reflectionChannel(GrpcProtocol protocol) throws Exception {
+    return security(
+            NettyChannelBuilder.forAddress(protocol.target.host(), protocol.target.port())
+                .maxInboundMessageSize(Integer.MAX_VALUE)
+                .offloadExecutor(OFFLOAD),
+            protocol)
+        .build();
+  }
+
+  private static NettyChannelBuilder security(NettyChannelBuilder builder, GrpcProtocol protocol)
+      throws Exception {
     if (protocol.trustedCaFile == null) {
       builder.usePlaintext();
     } else {
@@ -41,7 +56,7 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
     if (protocol.authority != null) {
       builder.overrideAuthority(protocol.authority);
     }
-    return builder.build();
+    return builder;
   }
 
   @Override

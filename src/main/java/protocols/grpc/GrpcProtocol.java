@@ -20,6 +20,9 @@ public final class GrpcProtocol implements RpcProtocol {
   final Duration deadline;
   final int maxInboundMessageSize;
   final Map<String, String> headers;
+  final GrpcSchema schema; // null: calls by generated method descriptors only
+  private GrpcServices services; // the schema, read once
+  private Exception servicesFailure;
 
   GrpcProtocol(
       HostAndPort target,
@@ -28,7 +31,8 @@ public final class GrpcProtocol implements RpcProtocol {
       ConnectionModel connections,
       Duration deadline,
       int maxInboundMessageSize,
-      Map<String, String> headers) {
+      Map<String, String> headers,
+      GrpcSchema schema) {
     this.target = target;
     this.trustedCaFile = trustedCaFile;
     this.authority = authority;
@@ -36,6 +40,27 @@ public final class GrpcProtocol implements RpcProtocol {
     this.deadline = deadline;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.headers = headers;
+    this.schema = schema;
+  }
+
+  /** The services of the schema, read on first use; a failure to read it is kept and thrown again. */
+  synchronized GrpcServices services() throws Exception {
+    if (schema == null) {
+      throw new IllegalStateException(
+          "grpc: a method called by name needs a schema on the protocol: add .reflection(),"
+              + " .descriptorSet(\"x.protoset\") or .protoFiles(\"x.proto\")");
+    }
+    if (services == null && servicesFailure == null) {
+      try {
+        services = schema.load(this);
+      } catch (Exception e) {
+        servicesFailure = e;
+      }
+    }
+    if (servicesFailure != null) {
+      throw servicesFailure;
+    }
+    return services;
   }
 
   @Override

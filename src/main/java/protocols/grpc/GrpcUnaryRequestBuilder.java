@@ -51,7 +51,12 @@ public final class GrpcUnaryRequestBuilder<Req, Res>
 
   @Override
   protected RpcCall<ManagedChannel, Req, Res> call(GrpcProtocol protocol) {
-    GrpcMetadata.Resolver metadata = headers.resolver(protocol);
+    return unaryCall(method, headers.resolver(protocol));
+  }
+
+  /** Sends one unary call of {@code method}; shared with calls made without stubs. */
+  static <Req, Res> RpcCall<ManagedChannel, Req, Res> unaryCall(
+      MethodDescriptor<Req, Res> method, GrpcMetadata.Resolver metadata) {
     return (channel, request, context) -> {
       ClientCall<Req, Res> call =
           channel.newCall(
