@@ -47,16 +47,29 @@ public final class GrpcMethodRequestBuilder
 
   private final String methodName;
   private final GrpcMetadata headers;
+  private final String compression; // null: the protocol's
 
   GrpcMethodRequestBuilder(Common<Payload> common, String methodName, GrpcMetadata headers) {
+    this(common, methodName, headers, null);
+  }
+
+  private GrpcMethodRequestBuilder(
+      Common<Payload> common, String methodName, GrpcMetadata headers, String compression) {
     super(common);
     this.methodName = methodName;
     this.headers = headers;
+    this.compression = compression;
+  }
+
+  /** This call's compression ({@code "gzip"} or {@code "identity"}), instead of the protocol's. */
+  public GrpcMethodRequestBuilder compression(String compressor) {
+    return new GrpcMethodRequestBuilder(
+        common, methodName, headers, GrpcCompression.require(compressor, common.nameTemplate() + ".compression"));
   }
 
   @Override
   protected GrpcMethodRequestBuilder withCommon(Common<Payload> common) {
-    return new GrpcMethodRequestBuilder(common, methodName, headers);
+    return new GrpcMethodRequestBuilder(common, methodName, headers, compression);
   }
 
   /** The request as proto3 JSON; Gatling EL ({@code "{\"name\":\"#{name}\"}"}) is resolved per call. */
@@ -93,7 +106,7 @@ public final class GrpcMethodRequestBuilder
 
   /** Metadata for this call; the value may use Gatling EL ({@code "#{token}"}). */
   public GrpcMethodRequestBuilder header(String key, String value) {
-    return new GrpcMethodRequestBuilder(common, methodName, headers.with(key, value));
+    return new GrpcMethodRequestBuilder(common, methodName, headers.with(key, value), compression);
   }
 
   @Override
@@ -135,7 +148,8 @@ public final class GrpcMethodRequestBuilder
     }
     Descriptor inputType = method.getInputType();
     RpcCall<ManagedChannel, DynamicMessage, DynamicMessage> unary =
-        GrpcUnaryRequestBuilder.unaryCall(GrpcServices.grpcMethod(method), headers.resolver(protocol));
+        GrpcUnaryRequestBuilder.unaryCall(
+            GrpcServices.grpcMethod(method), headers.resolver(protocol), protocol, compression);
     return (channel, request, context) -> unary.send(channel, typed(request, inputType), context);
   }
 

@@ -20,6 +20,7 @@ public final class GrpcProtocol implements RpcProtocol {
   final Duration deadline;
   final int maxInboundMessageSize;
   final Map<String, String> headers;
+  final GrpcChannelOptions options;
   final GrpcSchema schema; // null: calls by generated method descriptors only
   private GrpcServices services; // the schema, read once
   private Exception servicesFailure;
@@ -32,7 +33,8 @@ public final class GrpcProtocol implements RpcProtocol {
       Duration deadline,
       int maxInboundMessageSize,
       Map<String, String> headers,
-      GrpcSchema schema) {
+      GrpcSchema schema,
+      GrpcChannelOptions options) {
     this.target = target;
     this.trustedCaFile = trustedCaFile;
     this.authority = authority;
@@ -41,6 +43,7 @@ public final class GrpcProtocol implements RpcProtocol {
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.headers = headers;
     this.schema = schema;
+    this.options = options;
   }
 
   /** The services of the schema, read on first use; a failure to read it is kept and thrown again. */

@@ -27,6 +27,7 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
   private final int maxInboundMessageSize;
   private final Map<String, String> headers;
   private final GrpcSchema schema;
+  private final GrpcChannelOptions options;
 
   GrpcProtocolBuilder() {
     this(
@@ -37,7 +38,8 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
         DEFAULT_DEADLINE,
         DEFAULT_MAX_INBOUND_MESSAGE_SIZE,
         Map.of(),
-        null);
+        null,
+        GrpcChannelOptions.DEFAULTS);
   }
 
   private GrpcProtocolBuilder(
@@ -48,7 +50,8 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
       Duration deadline,
       int maxInboundMessageSize,
       Map<String, String> headers,
-      GrpcSchema schema) {
+      GrpcSchema schema,
+      GrpcChannelOptions options) {
     this.target = target;
     this.trustedCaFile = trustedCaFile;
     this.authority = authority;
@@ -57,6 +60,7 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.headers = headers;
     this.schema = schema;
+    this.options = options;
   }
 
   /** The server, as {@code host:port}. */
@@ -66,13 +70,13 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
 
   public GrpcProtocolBuilder target(HostAndPort target) {
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema);
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   /** Plaintext HTTP/2 (the default). */
   public GrpcProtocolBuilder plaintext() {
     return new GrpcProtocolBuilder(
-        target, null, authority, connections, deadline, maxInboundMessageSize, headers, schema);
+        target, null, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   /** TLS, trusting the certificate authorities of a PEM file. */
@@ -82,13 +86,13 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
           "grpc.tls: expected a readable PEM file of trusted CA certificates, got " + trustedCaPemFile);
     }
     return new GrpcProtocolBuilder(
-        target, trustedCaPemFile, authority, connections, deadline, maxInboundMessageSize, headers, schema);
+        target, trustedCaPemFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   /** The authority (TLS host name) to ask for, when it is not the target's host. */
   public GrpcProtocolBuilder overrideAuthority(String authority) {
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema);
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   /** {@code count} channels (each its own HTTP/2 connection) shared round-robin by all users. */
@@ -103,7 +107,7 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
 
   public GrpcProtocolBuilder connections(ConnectionModel model) {
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, model, deadline, maxInboundMessageSize, headers, schema);
+        target, trustedCaFile, authority, model, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   /** The deadline of calls that set none. */
@@ -112,7 +116,7 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException("grpc.deadline: expected a positive duration, got " + deadline);
     }
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema);
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   public GrpcProtocolBuilder maxInboundMessageSize(int bytes) {
@@ -121,7 +125,7 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
           "grpc.maxInboundMessageSize: expected a positive number of bytes, got " + bytes);
     }
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, bytes, headers, schema);
+        target, trustedCaFile, authority, connections, deadline, bytes, headers, schema, options);
   }
 
   /** Metadata sent with every call (ASCII keys; a key ending in {@code -bin} is not supported). */
@@ -130,7 +134,7 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
     Map<String, String> all = new LinkedHashMap<>(headers);
     all.put(key, value);
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, Map.copyOf(all), schema);
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, Map.copyOf(all), schema, options);
   }
 
   /**
@@ -175,16 +179,79 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
 
   private GrpcProtocolBuilder withSchema(GrpcSchema schema) {
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema);
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
+  }
+
+  /**
+   * Several servers, replicas of one service: each channel connects to all of them and spreads its
+   * calls by {@code loadBalancingPolicy} ({@code "round_robin"}, or {@code "pick_first"}).
+   */
+  public GrpcProtocolBuilder targets(String loadBalancingPolicy, String... hostsAndPorts) {
+    if (hostsAndPorts.length == 0) {
+      throw new IllegalArgumentException("grpc.targets: expected at least one host:port");
+    }
+    if (!List.of("round_robin", "pick_first").contains(loadBalancingPolicy)) {
+      throw new IllegalArgumentException(
+          "grpc.targets: expected the load-balancing policy round_robin or pick_first, got " + loadBalancingPolicy);
+    }
+    List<HostAndPort> more = new ArrayList<>();
+    for (int i = 1; i < hostsAndPorts.length; i++) {
+      more.add(HostAndPort.parse(hostsAndPorts[i], "grpc.targets"));
+    }
+    return target(hostsAndPorts[0]).withOptions(options.withTargets(more, loadBalancingPolicy));
+  }
+
+  /** Mutual TLS: the client's certificate chain and its PKCS#8 private key, PEM files; needs {@link #tls}. */
+  public GrpcProtocolBuilder clientCertificate(String certificateChainPemFile, String privateKeyPemFile) {
+    for (String file : new String[] {certificateChainPemFile, privateKeyPemFile}) {
+      if (file == null || !new File(file).canRead()) {
+        throw new IllegalArgumentException("grpc.clientCertificate: expected a readable PEM file, got " + file);
+      }
+    }
+    return withOptions(options.withClientCertificate(certificateChainPemFile, privateKeyPemFile));
+  }
+
+  /** HTTP/2 pings every {@code time} on an idle connection; no answer within {@code timeout} closes it. */
+  public GrpcProtocolBuilder keepAlive(Duration time, Duration timeout) {
+    if (time == null || timeout == null || time.isNegative() || time.isZero() || timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("grpc.keepAlive: expected positive durations, got " + time + ", " + timeout);
+    }
+    return withOptions(options.withKeepAlive(time, timeout));
+  }
+
+  /** Compresses every request with {@code "gzip"} (or {@code "identity"}: none); a call may choose its own. */
+  public GrpcProtocolBuilder compression(String compressor) {
+    return withOptions(options.withCompression(GrpcCompression.require(compressor, "grpc.compression")));
+  }
+
+  /** Calls wait for the channel to be ready (the server to come up) instead of failing at once, within their deadline. */
+  public GrpcProtocolBuilder waitForReady() {
+    return withOptions(options.withWaitForReady(true));
+  }
+
+  /** Larger requests fail with {@code RESOURCE_EXHAUSTED} before they are sent. */
+  public GrpcProtocolBuilder maxOutboundMessageSize(int bytes) {
+    if (bytes < 1) {
+      throw new IllegalArgumentException("grpc.maxOutboundMessageSize: expected a positive number of bytes, got " + bytes);
+    }
+    return withOptions(options.withMaxOutboundMessageSize(bytes));
+  }
+
+  private GrpcProtocolBuilder withOptions(GrpcChannelOptions options) {
+    return new GrpcProtocolBuilder(
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   @Override
   public GrpcProtocol protocol() {
+    if (options.clientCertificateChain() != null && trustedCaFile == null) {
+      throw new IllegalStateException("grpc.clientCertificate: mutual TLS needs .tls(\"ca.pem\") too");
+    }
     if (target == null) {
       throw new IllegalStateException("grpc: no target: add .target(\"host:port\")");
     }
     return new GrpcProtocol(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema);
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
 }
