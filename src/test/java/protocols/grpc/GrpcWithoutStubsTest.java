@@ -184,6 +184,17 @@ class GrpcWithoutStubsTest {
   }
 
   @Test
+  void jsonWithoutARequiredFieldIsAKoNamingIt() {
+    GatlingRun run =
+        runOnce(
+            grpc.target(target(withReflection)).reflection(),
+            exec(grpc("bad json").method("benchmark.Hello/Say").json("{\"field1\":\"x\",\"field2\":1}")));
+
+    assertEquals(1, run.ko("bad json"));
+    assertTrue(run.errors("bad json").contains("missing required fields: field3"), run.errors("bad json"));
+  }
+
+  @Test
   void aServerWithoutReflectionIsAKoSayingSo() {
     GatlingRun run = runOnce(grpc.target(target(withoutReflection)).reflection(), say("say"));
 
