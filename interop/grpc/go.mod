@@ -1,11 +1,15 @@
-// Builds grpc-go's route_guide example server for the tests (protocols.grpc.RouteGuideTest):
+// Builds grpc-go's route_guide and features/reflection example servers for the tests
+// (protocols.grpc.RouteGuideTest, GrpcReflectionGoTest):
 // go build google.golang.org/grpc/examples/route_guide/server. The examples module has replace
 // directives, so go install refuses it; required from here, it builds.
 module gatlingrpc/interop/grpc
 
 go 1.26.0
 
-tool google.golang.org/grpc/examples/route_guide/server
+tool (
+	google.golang.org/grpc/examples/features/reflection/server
+	google.golang.org/grpc/examples/route_guide/server
+)
 
 require (
 	golang.org/x/net v0.60.0 // indirect

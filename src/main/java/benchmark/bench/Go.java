@@ -16,6 +16,7 @@ public final class Go {
 
   private static Path rpcxPrograms;
   private static Path routeGuideServer;
+  private static Path reflectionServer;
 
   private Go() {}
 
@@ -40,15 +41,27 @@ public final class Go {
    */
   public static synchronized Path routeGuideServer() throws IOException, InterruptedException {
     if (routeGuideServer == null) {
-      Path module = Bench.project().resolve("interop/grpc");
-      Path out = Files.createDirectories(Bench.project().resolve("target/grpc-interop/bin"));
-      Path executable = out.resolve("route_guide_server");
-      Bench.runToEnd(
-          List.of(executable(), "build", "-mod=readonly", "-o", executable.toString(), "google.golang.org/grpc/examples/route_guide/server"),
-          module, Map.of(), out.resolveSibling("go-build.log"), "go build of route_guide in " + module);
-      routeGuideServer = executable;
+      routeGuideServer = grpcExample("route_guide/server", "route_guide_server");
     }
     return routeGuideServer;
+  }
+
+  /** grpc-go's features/reflection example server (Greeter and Echo, with server reflection), built as above. */
+  public static synchronized Path reflectionServer() throws IOException, InterruptedException {
+    if (reflectionServer == null) {
+      reflectionServer = grpcExample("features/reflection/server", "reflection_server");
+    }
+    return reflectionServer;
+  }
+
+  private static Path grpcExample(String pkg, String name) throws IOException, InterruptedException {
+    Path module = Bench.project().resolve("interop/grpc");
+    Path out = Files.createDirectories(Bench.project().resolve("target/grpc-interop/bin"));
+    Path executable = out.resolve(name);
+    Bench.runToEnd(
+        List.of(executable(), "build", "-mod=readonly", "-o", executable.toString(), "google.golang.org/grpc/examples/" + pkg),
+        module, Map.of(), out.resolveSibling("go-build-" + name + ".log"), "go build of " + pkg + " in " + module);
+    return executable;
   }
 
   /**

@@ -13,10 +13,14 @@ import benchmark.pb.grpctesting.SimpleResponse;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.ProtoReflectionService;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * streams of the benchmark message.
  *
  * <p>As its own process: {@code mvn -q compile exec:java -Dexec.mainClass=benchmark.grpc.GrpcBenchmarkServer
- * -Dexec.args="--port 50051 --service-time 0"}, or embedded by {@link #start}.
+ * -Dexec.args="--port 50051 --service-time 0 [--reflection]"}, or embedded by {@link #start}.
  */
 public final class GrpcBenchmarkServer implements BenchmarkServer {
 
@@ -41,15 +45,22 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
   /** Starts on {@code host:port}; port 0 picks a free one. */
   public static GrpcBenchmarkServer start(String host, int port, Duration serviceTime)
       throws IOException {
-    Server server =
+    return start(host, port, serviceTime, false);
+  }
+
+  /** As {@link #start(String, int, Duration)}; {@code reflection} adds grpc's reflection service (v1 and v1alpha). */
+  public static GrpcBenchmarkServer start(String host, int port, Duration serviceTime, boolean reflection)
+      throws IOException {
+    NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
             .addService(new HelloService(serviceTime))
             .addService(new UnaryCallService(serviceTime))
             .addService(new StreamingService(serviceTime))
-            .directExecutor() // Say does no blocking work; the service time runs on a timer
-            .build()
-            .start();
-    return new GrpcBenchmarkServer(server);
+            .directExecutor(); // Say does no blocking work; the service time runs on a timer
+    if (reflection) {
+      builder.addService(ProtoReflectionServiceV1.newInstance()).addService(ProtoReflectionService.newInstance());
+    }
+    return new GrpcBenchmarkServer(builder.build().start());
   }
 
   public int port() {
@@ -106,14 +117,18 @@ public final class GrpcBenchmarkServer implements BenchmarkServer {
   }
 
   public static void main(String[] args) throws Exception {
-    ServerArgs options = ServerArgs.parseOrExit(args, 50051);
-    GrpcBenchmarkServer server = start(options.host(), options.port(), options.serviceTime());
+    // --reflection (no value) serves grpc's reflection, for calls made without stubs
+    List<String> rest = new ArrayList<>(List.of(args));
+    boolean reflection = rest.remove("--reflection");
+    ServerArgs options = ServerArgs.parseOrExit(rest.toArray(String[]::new), 50051);
+    GrpcBenchmarkServer server = start(options.host(), options.port(), options.serviceTime(), reflection);
     BenchmarkServer.serveUntilStopped(
         server,
         "gRPC benchmark server listening on "
             + options.host()
             + ":"
             + server.port()
+            + (reflection ? " with reflection" : "")
             + " (service time "
             + Durations.format(options.serviceTime())
             + ")");

@@ -45,6 +45,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
       RpcRequestBuilder.Common<Req> request,
       RpcCall<C, Req, Res> call,
       FailureDescriber describer,
+      Function<Object, String> jsonView,
       RpcComponents<P, C> components,
       ScenarioContext ctx,
       Action next) {
@@ -54,7 +55,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
     this.payload = request.payload();
     this.call = call;
     this.describer = describer;
-    this.checks = RpcChecks.toScala(request.checks());
+    this.checks = RpcChecks.toScala(request.checks(), jsonView);
     this.checksStatus = RpcChecks.checksStatus(request.checks());
     this.timeout =
         request.timeout() != null ? request.timeout() : components.protocol().defaultTimeout();

@@ -58,6 +58,14 @@ public abstract class RpcRequestBuilder<
     return FailureDescriber.DEFAULT;
   }
 
+  /**
+   * The response as JSON text, for Gatling's {@code jsonPath(...)} checks; {@code null} (the default):
+   * this framework's responses have no JSON view.
+   */
+  protected Function<Object, String> jsonView() {
+    return null;
+  }
+
   /** The request, built from the virtual user's session for every call. */
   public B payload(Function<io.gatling.javaapi.core.Session, Req> payload) {
     Objects.requireNonNull(payload, "payload");
@@ -108,7 +116,7 @@ public abstract class RpcRequestBuilder<
     return (ctx, next) -> {
       RpcComponents<P, C> components = ctx.protocolComponentsRegistry().components(protocolKey());
       return new RpcAction<>(
-          common, call(components.protocol()), failureDescriber(), components, ctx, next);
+          common, call(components.protocol()), failureDescriber(), jsonView(), components, ctx, next);
     };
   }
 }

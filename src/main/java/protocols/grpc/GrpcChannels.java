@@ -4,7 +4,11 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
+import io.netty.handler.ssl.SslContextBuilder;
 import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import protocols.core.HostAndPort;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +26,7 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
   @Override
   public ManagedChannel open(GrpcProtocol protocol, ClientIo io) throws Exception {
     NettyChannelBuilder builder =
-        NettyChannelBuilder.forAddress(protocol.target.host(), protocol.target.port())
+        address(protocol)
             .maxInboundMessageSize(protocol.maxInboundMessageSize)
             // the channel's I/O on Gatling's loop, its callbacks on the I/O thread: a call sent by a
             // virtual user is written, answered and checked on that user's thread, with no hop
@@ -32,16 +36,55 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
             // name resolution and the like: bounded, or 5000 channels opening at once grow gRPC's
             // cached thread pool with the users
             .offloadExecutor(OFFLOAD);
+    return security(builder, protocol).build();
+  }
+
+  /** A channel of grpc-netty's own, for reading the server's reflection before the load starts. */
+  static ManagedChannel reflectionChannel(GrpcProtocol protocol) throws Exception {
+    return security(
+            NettyChannelBuilder.forAddress(protocol.target.host(), protocol.target.port())
+                .maxInboundMessageSize(Integer.MAX_VALUE)
+                .offloadExecutor(OFFLOAD),
+            protocol)
+        .build();
+  }
+
+  /** One server, or several behind the load-balancing policy (a static name resolver lists them). */
+  @SuppressWarnings("deprecation") // nameResolverFactory: the way to give a channel its own resolver
+  private static NettyChannelBuilder address(GrpcProtocol protocol) {
+    GrpcChannelOptions options = protocol.options;
+    if (options.moreTargets().isEmpty()) {
+      return NettyChannelBuilder.forAddress(protocol.target.host(), protocol.target.port());
+    }
+    List<HostAndPort> all = new ArrayList<>();
+    all.add(protocol.target);
+    all.addAll(options.moreTargets());
+    return NettyChannelBuilder.forTarget(StaticTargets.SCHEME + ":///" + protocol.target)
+        .nameResolverFactory(new StaticTargets(all))
+        .defaultLoadBalancingPolicy(options.loadBalancingPolicy());
+  }
+
+  private static NettyChannelBuilder security(NettyChannelBuilder builder, GrpcProtocol protocol)
+      throws Exception {
+    GrpcChannelOptions options = protocol.options;
     if (protocol.trustedCaFile == null) {
       builder.usePlaintext();
     } else {
-      builder.sslContext(
-          GrpcSslContexts.forClient().trustManager(new File(protocol.trustedCaFile)).build());
+      SslContextBuilder ssl = GrpcSslContexts.forClient().trustManager(new File(protocol.trustedCaFile));
+      if (options.clientCertificateChain() != null) {
+        ssl.keyManager(new File(options.clientCertificateChain()), new File(options.clientPrivateKey()));
+      }
+      builder.sslContext(ssl.build());
+    }
+    if (options.keepAliveTime() != null) {
+      builder
+          .keepAliveTime(options.keepAliveTime().toNanos(), TimeUnit.NANOSECONDS)
+          .keepAliveTimeout(options.keepAliveTimeout().toNanos(), TimeUnit.NANOSECONDS);
     }
     if (protocol.authority != null) {
       builder.overrideAuthority(protocol.authority);
     }
-    return builder.build();
+    return builder;
   }
 
   @Override

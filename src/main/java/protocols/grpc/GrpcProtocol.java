@@ -20,6 +20,10 @@ public final class GrpcProtocol implements RpcProtocol {
   final Duration deadline;
   final int maxInboundMessageSize;
   final Map<String, String> headers;
+  final GrpcChannelOptions options;
+  final GrpcSchema schema; // null: calls by generated method descriptors only
+  private GrpcServices services; // the schema, read once
+  private Exception servicesFailure;
 
   GrpcProtocol(
       HostAndPort target,
@@ -28,7 +32,9 @@ public final class GrpcProtocol implements RpcProtocol {
       ConnectionModel connections,
       Duration deadline,
       int maxInboundMessageSize,
-      Map<String, String> headers) {
+      Map<String, String> headers,
+      GrpcSchema schema,
+      GrpcChannelOptions options) {
     this.target = target;
     this.trustedCaFile = trustedCaFile;
     this.authority = authority;
@@ -36,6 +42,28 @@ public final class GrpcProtocol implements RpcProtocol {
     this.deadline = deadline;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.headers = headers;
+    this.schema = schema;
+    this.options = options;
+  }
+
+  /** The services of the schema, read on first use; a failure to read it is kept and thrown again. */
+  synchronized GrpcServices services() throws Exception {
+    if (schema == null) {
+      throw new IllegalStateException(
+          "grpc: a method called by name needs a schema on the protocol: add .reflection(),"
+              + " .descriptorSet(\"x.protoset\") or .protoFiles(\"x.proto\")");
+    }
+    if (services == null && servicesFailure == null) {
+      try {
+        services = schema.load(this);
+      } catch (Exception e) {
+        servicesFailure = e;
+      }
+    }
+    if (servicesFailure != null) {
+      throw servicesFailure;
+    }
+    return services;
   }
 
   @Override

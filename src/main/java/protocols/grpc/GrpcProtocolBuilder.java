@@ -3,7 +3,9 @@ package protocols.grpc;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.io.File;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
@@ -24,6 +26,8 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
   private final Duration deadline;
   private final int maxInboundMessageSize;
   private final Map<String, String> headers;
+  private final GrpcSchema schema;
+  private final GrpcChannelOptions options;
 
   GrpcProtocolBuilder() {
     this(
@@ -33,7 +37,9 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
         ConnectionModel.shared(1),
         DEFAULT_DEADLINE,
         DEFAULT_MAX_INBOUND_MESSAGE_SIZE,
-        Map.of());
+        Map.of(),
+        null,
+        GrpcChannelOptions.DEFAULTS);
   }
 
   private GrpcProtocolBuilder(
@@ -43,7 +49,9 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
       ConnectionModel connections,
       Duration deadline,
       int maxInboundMessageSize,
-      Map<String, String> headers) {
+      Map<String, String> headers,
+      GrpcSchema schema,
+      GrpcChannelOptions options) {
     this.target = target;
     this.trustedCaFile = trustedCaFile;
     this.authority = authority;
@@ -51,6 +59,8 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
     this.deadline = deadline;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.headers = headers;
+    this.schema = schema;
+    this.options = options;
   }
 
   /** The server, as {@code host:port}. */
@@ -60,13 +70,13 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
 
   public GrpcProtocolBuilder target(HostAndPort target) {
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers);
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   /** Plaintext HTTP/2 (the default). */
   public GrpcProtocolBuilder plaintext() {
     return new GrpcProtocolBuilder(
-        target, null, authority, connections, deadline, maxInboundMessageSize, headers);
+        target, null, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   /** TLS, trusting the certificate authorities of a PEM file. */
@@ -76,13 +86,13 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
           "grpc.tls: expected a readable PEM file of trusted CA certificates, got " + trustedCaPemFile);
     }
     return new GrpcProtocolBuilder(
-        target, trustedCaPemFile, authority, connections, deadline, maxInboundMessageSize, headers);
+        target, trustedCaPemFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   /** The authority (TLS host name) to ask for, when it is not the target's host. */
   public GrpcProtocolBuilder overrideAuthority(String authority) {
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers);
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   /** {@code count} channels (each its own HTTP/2 connection) shared round-robin by all users. */
@@ -97,7 +107,7 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
 
   public GrpcProtocolBuilder connections(ConnectionModel model) {
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, model, deadline, maxInboundMessageSize, headers);
+        target, trustedCaFile, authority, model, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   /** The deadline of calls that set none. */
@@ -106,7 +116,7 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException("grpc.deadline: expected a positive duration, got " + deadline);
     }
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers);
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   public GrpcProtocolBuilder maxInboundMessageSize(int bytes) {
@@ -115,7 +125,7 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
           "grpc.maxInboundMessageSize: expected a positive number of bytes, got " + bytes);
     }
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, bytes, headers);
+        target, trustedCaFile, authority, connections, deadline, bytes, headers, schema, options);
   }
 
   /** Metadata sent with every call (ASCII keys; a key ending in {@code -bin} is not supported). */
@@ -124,16 +134,124 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
     Map<String, String> all = new LinkedHashMap<>(headers);
     all.put(key, value);
     return new GrpcProtocolBuilder(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, Map.copyOf(all));
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, Map.copyOf(all), schema, options);
+  }
+
+  /**
+   * Methods called by name ({@code grpc("say").method("helloworld.Greeter/SayHello")}) take their
+   * schema from the server's reflection service (v1, else v1alpha), read once when the simulation
+   * starts.
+   */
+  public GrpcProtocolBuilder reflection() {
+    return withSchema(GrpcSchema.reflection());
+  }
+
+  /** Methods called by name take their schema from a descriptor set ({@code protoc --include_imports --descriptor_set_out=x.protoset}). */
+  public GrpcProtocolBuilder descriptorSet(String protosetFile) {
+    if (protosetFile == null || protosetFile.isBlank()) {
+      throw new IllegalArgumentException("grpc.descriptorSet: expected the path of a descriptor set file, got " + protosetFile);
+    }
+    return withSchema(GrpcSchema.descriptorSet(protosetFile));
+  }
+
+  /**
+   * Methods called by name take their schema from {@code .proto} files, compiled when the simulation
+   * starts by the {@code protoc} Maven already holds. Without {@link #protoPath}, each file's own
+   * directory is its import root; with it, the files are named relative to those directories.
+   */
+  public GrpcProtocolBuilder protoFiles(String... files) {
+    if (files.length == 0) {
+      throw new IllegalArgumentException("grpc.protoFiles: expected at least one .proto file");
+    }
+    List<String> paths = schema != null && schema.kind() == GrpcSchema.Kind.PROTO_FILES ? schema.protoPaths() : List.of();
+    return withSchema(GrpcSchema.protoFiles(List.of(files), paths));
+  }
+
+  /** The directories that {@link #protoFiles} and their imports are found in. */
+  public GrpcProtocolBuilder protoPath(String... directories) {
+    if (schema == null || schema.kind() != GrpcSchema.Kind.PROTO_FILES) {
+      throw new IllegalStateException("grpc.protoPath: give the files first with .protoFiles(...)");
+    }
+    List<String> all = new ArrayList<>(schema.protoPaths());
+    all.addAll(List.of(directories));
+    return withSchema(schema.withProtoPaths(all));
+  }
+
+  private GrpcProtocolBuilder withSchema(GrpcSchema schema) {
+    return new GrpcProtocolBuilder(
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
+  }
+
+  /**
+   * Several servers, replicas of one service: each channel connects to all of them and spreads its
+   * calls by {@code loadBalancingPolicy} ({@code "round_robin"}, or {@code "pick_first"}).
+   */
+  public GrpcProtocolBuilder targets(String loadBalancingPolicy, String... hostsAndPorts) {
+    if (hostsAndPorts.length == 0) {
+      throw new IllegalArgumentException("grpc.targets: expected at least one host:port");
+    }
+    if (!List.of("round_robin", "pick_first").contains(loadBalancingPolicy)) {
+      throw new IllegalArgumentException(
+          "grpc.targets: expected the load-balancing policy round_robin or pick_first, got " + loadBalancingPolicy);
+    }
+    List<HostAndPort> more = new ArrayList<>();
+    for (int i = 1; i < hostsAndPorts.length; i++) {
+      more.add(HostAndPort.parse(hostsAndPorts[i], "grpc.targets"));
+    }
+    return target(hostsAndPorts[0]).withOptions(options.withTargets(more, loadBalancingPolicy));
+  }
+
+  /** Mutual TLS: the client's certificate chain and its PKCS#8 private key, PEM files; needs {@link #tls}. */
+  public GrpcProtocolBuilder clientCertificate(String certificateChainPemFile, String privateKeyPemFile) {
+    for (String file : new String[] {certificateChainPemFile, privateKeyPemFile}) {
+      if (file == null || !new File(file).canRead()) {
+        throw new IllegalArgumentException("grpc.clientCertificate: expected a readable PEM file, got " + file);
+      }
+    }
+    return withOptions(options.withClientCertificate(certificateChainPemFile, privateKeyPemFile));
+  }
+
+  /** HTTP/2 pings every {@code time} on an idle connection; no answer within {@code timeout} closes it. */
+  public GrpcProtocolBuilder keepAlive(Duration time, Duration timeout) {
+    if (time == null || timeout == null || time.isNegative() || time.isZero() || timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("grpc.keepAlive: expected positive durations, got " + time + ", " + timeout);
+    }
+    return withOptions(options.withKeepAlive(time, timeout));
+  }
+
+  /** Compresses every request with {@code "gzip"} (or {@code "identity"}: none); a call may choose its own. */
+  public GrpcProtocolBuilder compression(String compressor) {
+    return withOptions(options.withCompression(GrpcCompression.require(compressor, "grpc.compression")));
+  }
+
+  /** Calls wait for the channel to be ready (the server to come up) instead of failing at once, within their deadline. */
+  public GrpcProtocolBuilder waitForReady() {
+    return withOptions(options.withWaitForReady(true));
+  }
+
+  /** Larger requests fail with {@code RESOURCE_EXHAUSTED} before they are sent. */
+  public GrpcProtocolBuilder maxOutboundMessageSize(int bytes) {
+    if (bytes < 1) {
+      throw new IllegalArgumentException("grpc.maxOutboundMessageSize: expected a positive number of bytes, got " + bytes);
+    }
+    return withOptions(options.withMaxOutboundMessageSize(bytes));
+  }
+
+  private GrpcProtocolBuilder withOptions(GrpcChannelOptions options) {
+    return new GrpcProtocolBuilder(
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
   @Override
   public GrpcProtocol protocol() {
+    if (options.clientCertificateChain() != null && trustedCaFile == null) {
+      throw new IllegalStateException("grpc.clientCertificate: mutual TLS needs .tls(\"ca.pem\") too");
+    }
     if (target == null) {
       throw new IllegalStateException("grpc: no target: add .target(\"host:port\")");
     }
     return new GrpcProtocol(
-        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers);
+        target, trustedCaFile, authority, connections, deadline, maxInboundMessageSize, headers, schema, options);
   }
 
 }

@@ -21,6 +21,21 @@ public final class GrpcRequest {
     return new GrpcUnaryRequestBuilder<>(RpcRequestBuilder.Common.named(requestName), method, GrpcMetadata.NONE);
   }
 
+  /**
+   * A unary call of a method named by its full name ({@code "helloworld.Greeter/SayHello"}), without
+   * generated code: its types come from the protocol's schema ({@code reflection()},
+   * {@code descriptorSet(...)} or {@code protoFiles(...)}); the request is {@code .json(...)} or
+   * {@code .message(...)}.
+   */
+  public GrpcMethodRequestBuilder method(String fullMethodName) {
+    if (fullMethodName == null || !fullMethodName.matches("[^/]+/[^/]+")) {
+      throw new IllegalArgumentException(
+          "grpc(\"" + requestName + "\").method: expected a full method name package.Service/Method, got " + fullMethodName);
+    }
+    return new GrpcMethodRequestBuilder(
+        RpcRequestBuilder.Common.named(requestName), fullMethodName, GrpcMetadata.NONE);
+  }
+
   /** A server stream: one request, sent by {@code send(...)}, which opens it; many replies. */
   public <Req, Res> GrpcStreamBuilder<Req, Res> serverStream(MethodDescriptor<Req, Res> method) {
     return stream(method, MethodType.SERVER_STREAMING, StreamKind.SERVER_STREAM);

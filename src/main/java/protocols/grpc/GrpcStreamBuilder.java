@@ -1,10 +1,8 @@
 package protocols.grpc;
 
-import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import protocols.core.FailureDescriber;
 import protocols.core.RpcProtocolKey;
 import protocols.core.RpcStreamBuilder;
@@ -58,7 +56,7 @@ public final class GrpcStreamBuilder<Req, Res>
         GrpcStream.start(
             channel.newCall(
                 method,
-                CallOptions.DEFAULT.withDeadlineAfter(context.timeout().toNanos(), TimeUnit.NANOSECONDS)),
+                protocol.options.callOptions(context.timeout(), null)),
             metadata.resolve(context.session().asScala()),
             listener);
   }

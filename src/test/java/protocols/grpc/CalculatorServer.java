@@ -20,25 +20,45 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 
 /** A real gRPC server of a service that has nothing to do with the benchmark. */
 final class CalculatorServer implements AutoCloseable {
 
   private static final Metadata.Key<String> TENANT =
       Metadata.Key.of("x-tenant", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Metadata.Key<String> ENCODING =
+      Metadata.Key.of("grpc-encoding", Metadata.ASCII_STRING_MARSHALLER);
   private static final Context.Key<String> TENANT_IN_CONTEXT = Context.key("tenant");
 
   private final Server server;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
 
+  /** Calls received, and the grpc-encoding (compression) of the last one. */
+  final AtomicInteger calls = new AtomicInteger();
+  volatile String lastEncoding;
+
   private CalculatorServer(boolean tls) throws Exception {
+    this(tls ? GrpcSslContexts.forServer(resource("tls/server.pem"), resource("tls/server.key")).build() : null);
+  }
+
+  private CalculatorServer(SslContext tls) throws Exception {
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
             .addService(ServerInterceptors.intercept(new Calculator(), new TenantInterceptor()));
-    if (tls) {
-      builder.useTransportSecurity(resource("tls/server.pem"), resource("tls/server.key"));
+    if (tls != null) {
+      builder.sslContext(tls);
     }
     server = builder.build().start();
+  }
+
+  /** A server that demands a client certificate signed by {@code ca}. */
+  static CalculatorServer mutualTls(File certificate, File key, File ca) throws Exception {
+    return new CalculatorServer(
+        GrpcSslContexts.forServer(certificate, key).trustManager(ca).clientAuth(ClientAuth.REQUIRE).build());
   }
 
   static CalculatorServer plaintext() throws Exception {
@@ -95,10 +115,12 @@ final class CalculatorServer implements AutoCloseable {
     }
   }
 
-  private static final class TenantInterceptor implements ServerInterceptor {
+  private final class TenantInterceptor implements ServerInterceptor {
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(
         ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+      calls.incrementAndGet();
+      lastEncoding = headers.get(ENCODING);
       Iterable<String> tenants = headers.getAll(TENANT);
       String tenant = tenants == null ? null : String.join(",", tenants);
       return Contexts.interceptCall(Context.current().withValue(TENANT_IN_CONTEXT, tenant), call, headers, next);

@@ -21,12 +21,16 @@ final class RouteGuideServer implements AutoCloseable {
   final String target;
 
   RouteGuideServer() throws Exception {
-    Path executable = Go.routeGuideServer();
+    this(Go.routeGuideServer());
+  }
+
+  /** Another of grpc-go's example servers that takes {@code -port} (features/reflection's). */
+  RouteGuideServer(Path executable) throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = socket.getLocalPort();
     }
-    log = Files.createTempFile("route_guide_server", ".log");
+    log = Files.createTempFile(executable.getFileName().toString(), ".log");
     process =
         new ProcessBuilder(executable.toString(), "-port", String.valueOf(port))
             .redirectErrorStream(true)
@@ -37,7 +41,7 @@ final class RouteGuideServer implements AutoCloseable {
     while (!accepts(port)) {
       if (!process.isAlive() || System.nanoTime() > until) {
         close();
-        throw new AssertionError("route_guide_server did not listen on " + target + " within 20 s: " + Files.readString(log));
+        throw new AssertionError(executable.getFileName() + " did not listen on " + target + " within 20 s: " + Files.readString(log));
       }
       Thread.sleep(50);
     }

@@ -1,12 +1,15 @@
 package protocols.core.check;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.gatling.commons.validation.Failure;
 import io.gatling.commons.validation.Success;
 import io.gatling.commons.validation.Validation;
 import io.gatling.core.check.Check;
 import io.gatling.core.check.Extractor;
 import io.gatling.core.check.FindExtractor;
+import io.gatling.core.check.jsonpath.JsonPathCheckType;
 import io.gatling.javaapi.core.CheckBuilder;
+import io.gatling.javaapi.core.internal.CoreCheckType;
 import io.gatling.javaapi.core.internal.Expressions;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,16 +59,35 @@ public final class RpcChecks {
   }
 
   /** Gatling's form of the checks; refuses checks that were not built for RPC calls. */
-  @SuppressWarnings("unchecked")
   public static scala.collection.immutable.List<Check<CallResult>> toScala(
       List<CheckBuilder> checks) {
+    return toScala(checks, null);
+  }
+
+  /**
+   * As {@link #toScala(List)}; with a {@code jsonView} (the response as JSON text) Gatling's own
+   * {@code jsonPath(...)} checks apply too.
+   */
+  @SuppressWarnings("unchecked")
+  public static scala.collection.immutable.List<Check<CallResult>> toScala(
+      List<CheckBuilder> checks, Function<Object, String> jsonView) {
     List<Check<CallResult>> built = new ArrayList<>(checks.size());
+    JsonCheckMaterializer json = jsonView == null ? null : new JsonCheckMaterializer(jsonView);
     for (CheckBuilder check : checks) {
+      if (check.type() == CoreCheckType.JsonPath && json != null) {
+        built.add(
+            ((io.gatling.core.check.CheckBuilder<JsonPathCheckType, JsonNode>) check.asScala())
+                .build(json));
+        continue;
+      }
       if (!(check.type() instanceof RpcCheckType)) {
         throw new IllegalArgumentException(
             "check of type "
                 + check.type()
-                + " cannot apply to an RPC call: use RpcChecks.response(...), responseThat(...) or status()");
+                + " cannot apply to an RPC call: use RpcChecks.response(...), responseThat(...) or status()"
+                + (check.type() == CoreCheckType.JsonPath
+                    ? " (jsonPath(...) applies to calls with a JSON view of their response, such as grpc(...).method(...))"
+                    : ""));
       }
       io.gatling.core.check.CheckBuilder<RpcCheckType, CallResult> scala =
           (io.gatling.core.check.CheckBuilder<RpcCheckType, CallResult>) check.asScala();

@@ -1,0 +1,72 @@
+package protocols.grpc;
+
+import io.grpc.CallOptions;
+import java.time.Duration;
+import java.util.List;
+import protocols.core.HostAndPort;
+
+/**
+ * The channel and call options of production clients: more targets balanced by a policy, a client
+ * certificate (mutual TLS), keepalive, compression, wait-for-ready and outbound size. Immutable.
+ */
+record GrpcChannelOptions(
+    List<HostAndPort> moreTargets,
+    String loadBalancingPolicy,
+    String clientCertificateChain,
+    String clientPrivateKey,
+    Duration keepAliveTime,
+    Duration keepAliveTimeout,
+    String compression,
+    boolean waitForReady,
+    int maxOutboundMessageSize) {
+
+  static final GrpcChannelOptions DEFAULTS =
+      new GrpcChannelOptions(List.of(), "pick_first", null, null, null, null, null, false, 0);
+
+  GrpcChannelOptions withTargets(List<HostAndPort> more, String policy) {
+    return new GrpcChannelOptions(List.copyOf(more), policy, clientCertificateChain, clientPrivateKey,
+        keepAliveTime, keepAliveTimeout, compression, waitForReady, maxOutboundMessageSize);
+  }
+
+  GrpcChannelOptions withClientCertificate(String chain, String key) {
+    return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, chain, key,
+        keepAliveTime, keepAliveTimeout, compression, waitForReady, maxOutboundMessageSize);
+  }
+
+  GrpcChannelOptions withKeepAlive(Duration time, Duration timeout) {
+    return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, clientCertificateChain, clientPrivateKey,
+        time, timeout, compression, waitForReady, maxOutboundMessageSize);
+  }
+
+  GrpcChannelOptions withCompression(String compressor) {
+    return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, clientCertificateChain, clientPrivateKey,
+        keepAliveTime, keepAliveTimeout, compressor, waitForReady, maxOutboundMessageSize);
+  }
+
+  GrpcChannelOptions withWaitForReady(boolean wait) {
+    return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, clientCertificateChain, clientPrivateKey,
+        keepAliveTime, keepAliveTimeout, compression, wait, maxOutboundMessageSize);
+  }
+
+  GrpcChannelOptions withMaxOutboundMessageSize(int bytes) {
+    return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, clientCertificateChain, clientPrivateKey,
+        keepAliveTime, keepAliveTimeout, compression, waitForReady, bytes);
+  }
+
+  /** The options of one call: the protocol's, a call's own compression first. */
+  CallOptions callOptions(Duration deadline, String callCompression) {
+    CallOptions options =
+        CallOptions.DEFAULT.withDeadlineAfter(deadline.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    String compressor = callCompression != null ? callCompression : compression;
+    if (compressor != null) {
+      options = options.withCompression(compressor);
+    }
+    if (waitForReady) {
+      options = options.withWaitForReady();
+    }
+    if (maxOutboundMessageSize > 0) {
+      options = options.withMaxOutboundMessageSize(maxOutboundMessageSize);
+    }
+    return options;
+  }
+}
