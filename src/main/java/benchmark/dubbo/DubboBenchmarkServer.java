@@ -19,6 +19,7 @@ import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.rpc.AsyncContext;
 import org.apache.dubbo.rpc.RpcContext;
 import org.apache.dubbo.rpc.model.FrameworkModel;
+import protocols.dubbo.DubboDiscovery;
 import protocols.dubbo.DubboSetup;
 
 /**
@@ -31,7 +32,8 @@ import protocols.dubbo.DubboSetup;
  * (the Gatling run that embeds it) and {@link #close} leaves nothing behind.
  *
  * <p>As its own process: {@code mvn -q compile exec:java -Dexec.mainClass=benchmark.dubbo.DubboBenchmarkServer
- * -Dexec.args="--port 20880 [--service-time 0] [--protocol dubbo|tri] [--registry zookeeper://host:2181]"}.
+ * -Dexec.args="--port 20880 [--service-time 0] [--protocol dubbo|tri] [--registry zookeeper://host:2181]
+ * [--discovery interface|application|application-first]"}.
  */
 public final class DubboBenchmarkServer implements BenchmarkServer {
 
@@ -59,13 +61,20 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
    */
   public static DubboBenchmarkServer start(
       String host, int port, Duration serviceTime, String protocol, String registry) {
+    return start(host, port, serviceTime, protocol, registry, DubboDiscovery.INTERFACE);
+  }
+
+  /** As above, registered as {@code discovery} says: per interface, per application instance, or both. */
+  public static DubboBenchmarkServer start(
+      String host, int port, Duration serviceTime, String protocol, String registry, DubboDiscovery discovery) {
     DubboSetup.quietLogging();
-    String where = protocol + "://" + host + ":" + port + (registry == null ? "" : " registered in " + registry);
+    String where = protocol + "://" + host + ":" + port
+        + (registry == null ? "" : " registered in " + registry + " (" + discovery + " discovery)");
     FrameworkModel framework = new FrameworkModel();
     try {
       ApplicationConfig application = new ApplicationConfig("gatling-rpc-benchmark-provider");
       application.setQosEnable(false);
-      application.setRegisterMode("interface");
+      application.setRegisterMode(discovery.registerMode());
       application.setShutwait("1000");
       DubboSetup.stayOnLoopbackFor(host);
       ProtocolConfig listen = new ProtocolConfig(protocol, port == 0 ? DubboSetup.freePort(host) : port);
@@ -79,7 +88,7 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
       service.setRef(new Provider(serviceTime));
       DubboBootstrap.newInstance(framework)
           .application(application)
-          .registry(registry == null ? new RegistryConfig(RegistryConfig.NO_AVAILABLE) : DubboSetup.registry(registry, Duration.ofSeconds(5)))
+          .registry(registry == null ? new RegistryConfig(RegistryConfig.NO_AVAILABLE) : DubboSetup.registry(registry, Duration.ofSeconds(5), discovery))
           .protocol(listen)
           .service(service)
           .start();
@@ -157,7 +166,8 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
     Map<String, String> dubboOptions = new java.util.HashMap<>(Map.of("--protocol", "dubbo"));
     List<String> common = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
-      if ((args[i].equals("--protocol") || args[i].equals("--registry")) && i + 1 < args.length) {
+      if ((args[i].equals("--protocol") || args[i].equals("--registry") || args[i].equals("--discovery"))
+          && i + 1 < args.length) {
         dubboOptions.put(args[i], args[++i]);
       } else {
         common.add(args[i]);
@@ -169,9 +179,11 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
     if (registry != null) {
       DubboSetup.registryAddress(registry, "--registry");
     }
+    DubboDiscovery discovery =
+        DubboDiscovery.parse(dubboOptions.getOrDefault("--discovery", "interface"), "--discovery");
     DubboBenchmarkServer server;
     try {
-      server = start(options.host(), options.port(), options.serviceTime(), protocol, registry);
+      server = start(options.host(), options.port(), options.serviceTime(), protocol, registry, discovery);
     } catch (IllegalStateException e) {
       System.err.println(e.getMessage());
       System.exit(1);
@@ -185,7 +197,7 @@ public final class DubboBenchmarkServer implements BenchmarkServer {
             + options.host()
             + ":"
             + server.port()
-            + (registry == null ? "" : ", registered in " + registry)
+            + (registry == null ? "" : ", registered in " + registry + " (" + discovery + " discovery)")
             + " (service time "
             + Durations.format(options.serviceTime())
             + ")");

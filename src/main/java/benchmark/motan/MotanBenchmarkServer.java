@@ -32,11 +32,15 @@ public final class MotanBenchmarkServer implements BenchmarkServer {
 
   /** Starts on {@code port} (0 picks a free one). */
   public static MotanBenchmarkServer start(int port, Duration serviceTime) {
+    return start(port, serviceTime, null);
+  }
+
+  /** As above, registered in {@code registry} ({@code zookeeper://host:port}) unless it is null. */
+  public static MotanBenchmarkServer start(int port, Duration serviceTime, String registry) {
+    MotanProvider.Options options = MotanProvider.options().port(port).workers(WORKER_THREADS, WORKER_QUEUE);
     return new MotanBenchmarkServer(
         MotanProvider.export(
-            BenchmarkService.class,
-            new Say(serviceTime),
-            MotanProvider.options().port(port).workers(WORKER_THREADS, WORKER_QUEUE)));
+            BenchmarkService.class, new Say(serviceTime), registry == null ? options : options.registry(registry)));
   }
 
   @Override

@@ -31,15 +31,15 @@ final class DubboFailures {
 
   static CallFailure describe(Throwable failure, String call) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof TimeoutException timeout) {
-        Matcher ms = TIMEOUT_MS.matcher(String.valueOf(timeout.getMessage()));
+      if (isTimeout(t)) {
+        Matcher ms = TIMEOUT_MS.matcher(String.valueOf(t.getMessage()));
         return new CallFailure(
             "TIMEOUT",
             "no response to "
                 + call
                 + (ms.find() ? " within the timeout of " + ms.group(1) + " ms" : " in time")
                 + " (Dubbo: "
-                + firstClause(timeout.getMessage())
+                + firstClause(t.getMessage())
                 + ")");
       }
       if (t.getCause() == t) {
@@ -70,6 +70,13 @@ final class DubboFailures {
     // the provider's own exception, as Dubbo rebuilt it, or one of this consumer
     CallFailure plain = FailureDescriber.DEFAULT.describe(failure);
     return new CallFailure(plain.status(), DubboSetup.shorten(plain.message()));
+  }
+
+  /** The dubbo protocol's TimeoutException, or Triple's DEADLINE_EXCEEDED (an RpcException). */
+  private static boolean isTimeout(Throwable t) {
+    return t instanceof TimeoutException
+        || (t instanceof RpcException rpc
+            && (rpc.isTimeout() || String.valueOf(rpc.getMessage()).startsWith("DEADLINE_EXCEEDED")));
   }
 
   /** Dubbo words it differently for direct and registry addresses, with its internal state in between. */

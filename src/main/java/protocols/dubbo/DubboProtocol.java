@@ -21,6 +21,7 @@ public final class DubboProtocol implements RpcProtocol {
   final String application;
   final Integer qosPort; // null: QoS off
   final Duration registryTimeout;
+  final DubboDiscovery discovery;
 
   /** This simulation's Dubbo consumer: created on first use, destroyed when the simulation ends. */
   final DubboConsumer consumer;
@@ -34,7 +35,8 @@ public final class DubboProtocol implements RpcProtocol {
       ConnectionModel connections,
       String application,
       Integer qosPort,
-      Duration registryTimeout) {
+      Duration registryTimeout,
+      DubboDiscovery discovery) {
     this.target = target;
     this.registry = registry;
     this.protocolName = protocolName;
@@ -44,6 +46,7 @@ public final class DubboProtocol implements RpcProtocol {
     this.application = application;
     this.qosPort = qosPort;
     this.registryTimeout = registryTimeout;
+    this.discovery = discovery;
     this.consumer = new DubboConsumer(this);
   }
 
@@ -65,7 +68,7 @@ public final class DubboProtocol implements RpcProtocol {
   @Override
   public String toString() {
     return "dubbo "
-        + (registry != null ? "providers of " + protocolName + " from " + registry : address())
+        + (registry != null ? "providers of " + protocolName + " from " + registry + " (" + discovery + " discovery)" : address())
         + ", serialization "
         + (serialization == null ? "hessian2 (default)" : serialization)
         + ", "

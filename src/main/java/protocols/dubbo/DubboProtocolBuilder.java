@@ -34,9 +34,10 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
   private final String application;
   private final Integer qosPort;
   private final Duration registryTimeout;
+  private final DubboDiscovery discovery; // null: not set (interface-level)
 
   DubboProtocolBuilder() {
-    this(null, null, "dubbo", null, DEFAULT_TIMEOUT, ConnectionModel.shared(1), DEFAULT_APPLICATION, null, DEFAULT_REGISTRY_TIMEOUT);
+    this(null, null, "dubbo", null, DEFAULT_TIMEOUT, ConnectionModel.shared(1), DEFAULT_APPLICATION, null, DEFAULT_REGISTRY_TIMEOUT, null);
   }
 
   private DubboProtocolBuilder(
@@ -48,7 +49,8 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
       ConnectionModel connections,
       String application,
       Integer qosPort,
-      Duration registryTimeout) {
+      Duration registryTimeout,
+      DubboDiscovery discovery) {
     this.target = target;
     this.registry = registry;
     this.protocolName = protocolName;
@@ -58,6 +60,7 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
     this.application = application;
     this.qosPort = qosPort;
     this.registryTimeout = registryTimeout;
+    this.discovery = discovery;
   }
 
   /**
@@ -79,27 +82,46 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException(
           "dubbo.target=" + address + ": expected host:port or dubbo://host:port (tri://host:port for Triple), for example localhost:20880");
     }
-    return new DubboProtocolBuilder(parsed, null, protocol, serialization, timeout, connections, application, qosPort, registryTimeout);
+    return new DubboProtocolBuilder(parsed, null, protocol, serialization, timeout, connections, application, qosPort, registryTimeout, discovery);
   }
 
   public DubboProtocolBuilder target(HostAndPort target) {
-    return new DubboProtocolBuilder(target, null, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout);
+    return new DubboProtocolBuilder(target, null, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout, discovery);
   }
 
   /** Providers found in a registry: {@code zookeeper://host:port}. Replaces a direct target. */
   public DubboProtocolBuilder registry(String address) {
     String checked = DubboSetup.registryAddress(address, "dubbo.registry");
-    return new DubboProtocolBuilder(null, checked, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout);
+    return new DubboProtocolBuilder(null, checked, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout, discovery);
+  }
+
+  /**
+   * How the consumer finds providers in the registry: {@code interface} (the default: providers
+   * registered per interface, as Dubbo 2 and every Dubbo 3 provider in register mode {@code interface}
+   * or {@code all} do), {@code application} (Dubbo 3's application-level service discovery, migration
+   * step FORCE_APPLICATION: providers registered as application instances) or {@code application-first}
+   * (APPLICATION_FIRST: instances if there are any, else interfaces). Dubbo's step names are accepted
+   * too. Needs a registry.
+   */
+  public DubboProtocolBuilder serviceDiscovery(String discovery) {
+    return serviceDiscovery(DubboDiscovery.parse(discovery, "dubbo.serviceDiscovery"));
+  }
+
+  public DubboProtocolBuilder serviceDiscovery(DubboDiscovery discovery) {
+    if (discovery == null) {
+      throw new IllegalArgumentException("dubbo.serviceDiscovery: expected interface, application or application-first, got null");
+    }
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout, discovery);
   }
 
   /** How long to wait for the registry when the consumer starts (5 s by default). */
   public DubboProtocolBuilder registryTimeout(Duration registryTimeout) {
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, qosPort, positive(registryTimeout, "registryTimeout"));
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, qosPort, positive(registryTimeout, "registryTimeout"), discovery);
   }
 
   /** {@code dubbo} (the default) or {@code tri} (Triple, HTTP/2). With a registry: only its providers. */
   public DubboProtocolBuilder protocol(String name) {
-    return new DubboProtocolBuilder(target, registry, DubboSetup.protocolName(name, "dubbo.protocol"), serialization, timeout, connections, application, qosPort, registryTimeout);
+    return new DubboProtocolBuilder(target, registry, DubboSetup.protocolName(name, "dubbo.protocol"), serialization, timeout, connections, application, qosPort, registryTimeout, discovery);
   }
 
   /** The serialization of calls: {@code hessian2} (Dubbo's default), {@code fastjson2}, ... */
@@ -110,12 +132,12 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException(
           "dubbo.serialization=" + name + ": expected one of " + known + " (hessian2 is Dubbo's default)");
     }
-    return new DubboProtocolBuilder(target, registry, protocolName, value, timeout, connections, application, qosPort, registryTimeout);
+    return new DubboProtocolBuilder(target, registry, protocolName, value, timeout, connections, application, qosPort, registryTimeout, discovery);
   }
 
   /** The timeout of calls that set none (10 s by default). */
   public DubboProtocolBuilder timeout(Duration timeout) {
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, positive(timeout, "timeout"), connections, application, qosPort, registryTimeout);
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, positive(timeout, "timeout"), connections, application, qosPort, registryTimeout, discovery);
   }
 
   /** {@code count} clients shared round-robin by all users, each with its own connection (1 by default). */
@@ -135,7 +157,7 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
     if (model == null) {
       throw new IllegalArgumentException("dubbo.connections: expected a connection model, got null");
     }
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, model, application, qosPort, registryTimeout);
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, model, application, qosPort, registryTimeout, discovery);
   }
 
   /** The consumer's Dubbo application name ({@value #DEFAULT_APPLICATION} by default). */
@@ -143,7 +165,7 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException("dubbo.application: expected a non-empty name, got " + name);
     }
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, name.trim(), qosPort, registryTimeout);
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, name.trim(), qosPort, registryTimeout, discovery);
   }
 
   /** Turns Dubbo's QoS (telnet/HTTP admin) on at {@code port}; off by default so runs never collide on 22222. */
@@ -151,7 +173,7 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
     if (port < 1 || port > 65535) {
       throw new IllegalArgumentException("dubbo.qos: expected a port 1-65535, got " + port);
     }
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, port, registryTimeout);
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, port, registryTimeout, discovery);
   }
 
   @Override
@@ -160,7 +182,13 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
       throw new IllegalStateException(
           "dubbo: no provider address: add .target(\"host:port\") or .registry(\"zookeeper://host:port\")");
     }
-    return new DubboProtocol(target, registry, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout);
+    if (registry == null && discovery != null) {
+      throw new IllegalStateException(
+          "dubbo.serviceDiscovery(" + discovery + ") finds providers in a registry: add .registry(\"zookeeper://host:port\") instead of .target(...)");
+    }
+    return new DubboProtocol(
+        target, registry, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout,
+        discovery == null ? DubboDiscovery.INTERFACE : discovery);
   }
 
   private static Duration positive(Duration value, String what) {

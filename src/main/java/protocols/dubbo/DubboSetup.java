@@ -113,12 +113,21 @@ public final class DubboSetup {
    * which every Dubbo 2 and 3 provider understands), not used as a configuration or metadata center.
    */
   public static RegistryConfig registry(String address, Duration timeout) {
+    return registry(address, timeout, DubboDiscovery.INTERFACE);
+  }
+
+  /**
+   * As above, with {@code discovery}'s register mode. Application-level discovery also uses the
+   * registry as metadata center: there a provider publishes which application serves an interface, and
+   * a consumer looks it up.
+   */
+  public static RegistryConfig registry(String address, Duration timeout, DubboDiscovery discovery) {
     RegistryConfig registry = new RegistryConfig(address);
     registry.setTimeout((int) timeout.toMillis());
     registry.setSession((int) Math.max(timeout.toMillis() * 2, 4000));
     registry.setUseAsConfigCenter(false);
-    registry.setUseAsMetadataCenter(false);
-    registry.setRegisterMode("interface");
+    registry.setUseAsMetadataCenter(discovery != DubboDiscovery.INTERFACE);
+    registry.setRegisterMode(discovery.registerMode());
     return registry;
   }
 
