@@ -78,7 +78,14 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     OpenStream<Req, Res> stream = find(session, key);
     switch (verb) {
       case START -> start(session, name, streamName, key, stream);
-      case SEND -> send(session, name, streamName, key, stream);
+      case SEND -> {
+        if (throttled()) {
+          // each message is one request to throttle(...); the stream is touched on the user's loop only
+          throttle(session, () -> later(session, () -> send(session, name, streamName, key, stream)));
+        } else {
+          send(session, name, streamName, key, stream);
+        }
+      }
       case HALF_CLOSE -> halfClose(session, name, streamName, stream);
       case AWAIT_STREAM_END -> awaitEnd(session, name, streamName, stream);
       case AWAIT_MESSAGES -> awaitMessages(session, name, streamName, stream);
