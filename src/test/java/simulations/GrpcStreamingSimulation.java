@@ -12,12 +12,14 @@ import io.gatling.javaapi.core.ChainBuilder;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import protocols.core.MessageResponseTimePolicy;
 import protocols.grpc.GrpcStreamBuilder;
 
 /**
  * gRPC streams over the shared staircase, on the benchmark server's HelloStreams: each iteration of a
  * user runs a server stream of {@code -Dmessages} replies, a client stream of as many requests, and a
- * bidirectional stream echoing as many, every message checked. {@code -Dstreams=ServerStream,BidiStream}
+ * bidirectional ping-pong of as many (each message sent once the echo of the one before has come:
+ * {@code send} then {@code awaitMessages(1)}), every message checked. {@code -Dstreams=ServerStream,BidiStream}
  * runs only those kinds (bench/streaming.sh measures them one at a time).
  */
 public class GrpcStreamingSimulation extends BenchmarkSimulation {
@@ -67,6 +69,8 @@ public class GrpcStreamingSimulation extends BenchmarkSimulation {
     GrpcStreamBuilder<BenchmarkMessage, BenchmarkMessage> bidiStream =
         grpc(Staircase.named("BidiStream"))
             .bidiStream(HelloStreamsGrpc.getBidiStreamMethod())
+            // a ping-pong: each echo timed from its own ping
+            .messageResponseTimePolicy(MessageResponseTimePolicy.FromLastMessageSent)
             .check(response(BenchmarkMessage::getField1).is(BenchmarkMessages.OK));
     ChainBuilder iteration = exec(session -> session);
     if (kinds.contains("ServerStream")) {
@@ -86,7 +90,7 @@ public class GrpcStreamingSimulation extends BenchmarkSimulation {
           iteration
               .exec(bidiStream.start())
               .repeat(messages)
-              .on(exec(bidiStream.send(request)))
+              .on(exec(bidiStream.send(request), bidiStream.awaitMessages(1)))
               .exec(bidiStream.halfClose(), bidiStream.awaitStreamEnd());
     }
     benchmark(

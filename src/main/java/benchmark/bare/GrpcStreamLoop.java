@@ -24,13 +24,16 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import protocols.core.HostAndPort;
+import protocols.core.LatencyRecord;
 
 /**
  * The limit a Gatling stream is compared with: grpc-java's ClientCall driven directly, closed loop, on
  * the benchmark server's HelloStreams. Each of {@code users} loops opens a stream, runs it to its end
- * and opens the next: a server stream of {@code messages} replies, or a bidi stream sending {@code
- * messages} requests as fast as flow control lets it and reading their echoes. Same channels, event
- * loops and request as the grpc protocol; messages received in the measured window, per second.
+ * and opens the next: a server stream of {@code messages} replies, or a bidi ping-pong of {@code
+ * messages} requests, each sent when the echo of the one before has come (what GrpcStreamingSimulation's
+ * {@code send} then {@code awaitMessages(1)} does). Same channels, event loops and request as the grpc
+ * protocol; messages received in the measured window, per second, and the process's CPU time per
+ * message received over warm-up and measure (as Gatling's {@code cpuPerCall} shares its CPU).
  *
  * <pre>GrpcStreamLoop server|bidi host:port users connections warmup hold messages out.json</pre>
  */
@@ -44,6 +47,7 @@ public final class GrpcStreamLoop {
   private final List<ManagedChannel> channels = new ArrayList<>();
   private final BenchmarkMessage request = BenchmarkMessages.request();
   private final AtomicLong received = new AtomicLong();
+  private final AtomicLong all = new AtomicLong();
   private final AtomicLong failedStreams = new AtomicLong();
   private volatile boolean measuring;
   private volatile boolean stopped;
@@ -74,6 +78,7 @@ public final class GrpcStreamLoop {
     Duration hold = Durations.parse(args[5], "hold");
     int messages = Integer.parseInt(args[6]);
     GrpcStreamLoop loop = new GrpcStreamLoop(args[0].equals("server"), target, connections, messages);
+    long cpuStart = LatencyRecord.ProcessCpu.nanos();
     for (int user = 0; user < users; user++) {
       loop.nextStream(loop.channels.get(user % connections));
     }
@@ -84,8 +89,10 @@ public final class GrpcStreamLoop {
     loop.measuring = false;
     double seconds = (System.nanoTime() - start) / 1e9;
     loop.stopped = true;
-    String json = String.format(Locale.ROOT, "{\"requests\": {\"Messages\": {\"throughput\": %.1f, \"count\": %d, \"ko\": %d}}}%n",
-        loop.received.get() / seconds, loop.received.get(), loop.failedStreams.get());
+    double cpuPerMessage = (LatencyRecord.ProcessCpu.nanos() - cpuStart) / 1000.0 / Math.max(1, loop.all.get());
+    String json = String.format(Locale.ROOT,
+        "{\"requests\": {\"Messages\": {\"throughput\": %.1f, \"count\": %d, \"ko\": %d, \"cpuPerCall\": %.2f}}}%n",
+        loop.received.get() / seconds, loop.received.get(), loop.failedStreams.get(), cpuPerMessage);
     Files.writeString(Path.of(args[7]), json);
     System.out.print(json);
     loop.channels.forEach(ManagedChannel::shutdownNow);
@@ -102,28 +109,26 @@ public final class GrpcStreamLoop {
         channel.newCall(method, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS));
     call.start(
         new ClientCall.Listener<>() {
-          private int sent;
+          private int sent = 1; // bidi: the first ping goes out with the stream
 
           @Override
           public void onMessage(BenchmarkMessage reply) {
+            all.incrementAndGet();
             if (measuring && BenchmarkMessages.isOk(reply)) {
               received.incrementAndGet();
             }
             call.request(1);
+            if (!server) {
+              pingOrHalfClose();
+            }
           }
 
-          @Override
-          public void onReady() {
-            sendWhileReady();
-          }
-
-          private void sendWhileReady() {
-            while (!server && sent < messages && call.isReady()) {
+          private void pingOrHalfClose() {
+            if (sent < messages) {
               sent++;
               call.sendMessage(request);
-              if (sent == messages) {
-                call.halfClose();
-              }
+            } else {
+              call.halfClose();
             }
           }
 
@@ -140,6 +145,8 @@ public final class GrpcStreamLoop {
     if (server) {
       call.sendMessage(request.toBuilder().setField2(messages).build());
       call.halfClose();
+    } else {
+      call.sendMessage(request); // the first ping; each echo sends the next
     }
   }
 }

@@ -20,9 +20,11 @@ import protocols.core.LatencyRecord;
 /**
  * gRPC streams: messages per second received through Gatling (GrpcStreamingSimulation, one kind of
  * stream at a time) against a bare grpc-java loop ({@link benchmark.bare.GrpcStreamLoop}), on one
- * benchmark server JVM, with the same users, channels, messages per stream and durations.
+ * benchmark server JVM, with the same users, channels, messages per stream and durations; {@code
+ * -Dpairs} times per kind, alternating, and the medians. {@code -Dprofile=true} records a JFR CPU
+ * profile of every run ({@code bare.jfr}, {@code gatling.jfr} in its folder).
  *
- * <pre>mvn test-compile exec:java@streaming -Dlevels=100 -Dconnections=4 -Dmessages=100 -Dwarmup=5s -Dhold=20s</pre>
+ * <pre>mvn test-compile exec:java@streaming -Dlevels=100 -Dconnections=4 -Dmessages=100 -Dwarmup=5s -Dhold=20s -Dpairs=3</pre>
  *
  * Writes {@code streaming.md} and {@code streaming.json} into {@code -Dout} (default bench/results/streaming-<stamp>).
  */
@@ -30,10 +32,14 @@ public final class StreamingOverhead {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One kind of stream at one level: received messages/s of each way of streaming. */
+  /** One kind of stream at one level: the medians of its pairs of runs, bare then Gatling, and their spread. */
   public record Row(
       String kind, int level, String connections, int messages, double bareMessagesPerSecond,
-      double gatlingMessagesPerSecond, double ratio, long gatlingP50, long gatlingP99, String problem) {}
+      double gatlingMessagesPerSecond, double ratio, List<Double> ratios, double bareCpuPerMessage,
+      double gatlingCpuPerMessage, long gatlingP50, long gatlingP99, String problem) {}
+
+  /** One bare run and the Gatling run after it. */
+  record Pair(double bare, double gatling, double bareCpu, double gatlingCpu, long p50, long p99, String problem) {}
 
   /** The stream kinds measured: what the bare loop calls them, and the simulation's request name. */
   private static final List<String[]> KINDS = List.of(new String[] {"server", "ServerStream"}, new String[] {"bidi", "BidiStream"});
@@ -48,6 +54,7 @@ public final class StreamingOverhead {
     String connections = System.getProperty("connections", "4").trim();
     LoadSettings.parseConnections(connections); // validates
     int messages = Integer.parseInt(System.getProperty("messages", "100"));
+    int pairs = pairs(System.getProperty("pairs", "3"));
     Duration warmup = Durations.parse(System.getProperty("warmup", "5s"), "-Dwarmup");
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
     Path out = Bench.out("streaming");
@@ -57,34 +64,80 @@ public final class StreamingOverhead {
         (framework, target, dir) -> {
           for (int level : levels) {
             for (String[] kind : KINDS) {
-              rows.add(measure(jvms, kind, target, level, connections, messages, warmup, hold, dir.resolve(kind[0] + "-" + level)));
+              List<Pair> runs = new ArrayList<>();
+              // bare, Gatling, bare, Gatling...: what load the machine has falls on both alike
+              for (int pair = 1; pair <= pairs; pair++) {
+                runs.add(measure(jvms, kind, target, level, connections, messages, warmup, hold,
+                    dir.resolve(kind[0] + "-" + level + "-" + pair)));
+              }
+              rows.add(row(kind[1], level, connections, messages, runs));
             }
           }
           return "grpc streams measured";
         },
         (framework, reason) -> {
-          levels.forEach(level -> KINDS.forEach(kind -> rows.add(new Row(kind[1], level, connections, messages, 0, 0, 0, 0, 0, reason))));
+          levels.forEach(level -> KINDS.forEach(kind ->
+              rows.add(new Row(kind[1], level, connections, messages, 0, 0, 0, List.of(), 0, 0, 0, 0, reason))));
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("streaming.json").toFile(), rows);
-    Files.writeString(out.resolve("streaming.md"), markdown(rows, warmup, hold));
+    Files.writeString(out.resolve("streaming.md"), markdown(rows, warmup, hold, pairs));
     System.out.println(Files.readString(out.resolve("streaming.md")));
     return out;
   }
 
-  private static Row measure(
+  /** {@code -Dprofile=true}: a JDK Flight Recorder CPU profile of each run, next to its log. */
+  private static List<String> profile(Path jfr) {
+    return Boolean.getBoolean("profile")
+        ? List.of("-XX:StartFlightRecording=settings=profile,filename=" + jfr.toAbsolutePath())
+        : List.of();
+  }
+
+  static int pairs(String value) {
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= 1 && n <= 20) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("-Dpairs=" + value + ": expected how many bare/Gatling pairs of runs per kind, 1 to 20");
+  }
+
+  static Row row(String kind, int level, String connections, int messages, List<Pair> runs) {
+    List<Double> ratios = runs.stream().map(p -> p.bare() > 0 ? p.gatling() / p.bare() : 0).toList();
+    String problem = runs.stream().map(Pair::problem).filter(p -> p != null).findFirst().orElse(null);
+    return new Row(kind, level, connections, messages, median(runs, Pair::bare), median(runs, Pair::gatling),
+        median(ratios, r -> r), ratios, median(runs, Pair::bareCpu), median(runs, Pair::gatlingCpu),
+        (long) median(runs, p -> (double) p.p50()), (long) median(runs, p -> (double) p.p99()), problem);
+  }
+
+  static <T> double median(List<T> values, java.util.function.ToDoubleFunction<T> of) {
+    double[] sorted = values.stream().mapToDouble(of).sorted().toArray();
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int mid = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  }
+
+  private static Pair measure(
       Jvms jvms, String[] kind, HostAndPort target, int level, String connections, int messages, Duration warmup, Duration hold, Path dir)
       throws IOException, InterruptedException {
     Files.createDirectories(dir);
     Duration limit = warmup.plus(hold).plusSeconds(180);
     Path bareJson = dir.resolve("bare.json");
-    Process bare = jvms.start(List.of("-Xmx2g"), "benchmark.bare.GrpcStreamLoop",
+    List<String> bareOptions = new ArrayList<>(List.of("-Xmx2g"));
+    bareOptions.addAll(profile(dir.resolve("bare.jfr")));
+    Process bare = jvms.start(bareOptions, "benchmark.bare.GrpcStreamLoop",
         List.of(kind[0], target.toString(), String.valueOf(level), connections, warmup.toMillis() + "ms", hold.toMillis() + "ms",
             String.valueOf(messages), bareJson.toString()), dir.resolve("bare.log"));
     Jvms.await(bare, limit);
     List<String> props = new ArrayList<>(Bench.closedLoop(target, level, connections, warmup, hold));
     props.add("-Dstreams=" + kind[1]);
     props.add("-Dmessages=" + messages);
+    props.addAll(profile(dir.resolve("gatling.jfr")));
     Jvms.await(jvms.startGatling("2g", props, "simulations.GrpcStreamingSimulation", dir.resolve("gatling"), dir.resolve("gatling.log")), limit);
 
     JsonNode b = read(bareJson, "Messages");
@@ -94,9 +147,8 @@ public final class StreamingOverhead {
         : g == null ? "Gatling wrote no record" + Jvms.tail(dir.resolve("gatling.log"))
         : b.path("ko").asLong() + g.path("ko").asLong() > 0 ? "KO: bare " + b.path("ko").asLong() + " streams, Gatling " + g.path("ko").asLong()
         : null;
-    double bt = b == null ? 0 : b.get("throughput").asDouble();
-    double gt = g == null ? 0 : g.get("throughput").asDouble();
-    return new Row(kind[1], level, connections, messages, bt, gt, bt > 0 ? gt / bt : 0,
+    return new Pair(b == null ? 0 : b.get("throughput").asDouble(), g == null ? 0 : g.get("throughput").asDouble(),
+        b == null ? 0 : b.path("cpuPerCall").asDouble(), g == null ? 0 : g.path("cpuPerCall").asDouble(),
         g == null ? 0 : g.get("p50").asLong(), g == null ? 0 : g.get("p99").asLong(), problem);
   }
 
@@ -108,18 +160,23 @@ public final class StreamingOverhead {
     }
   }
 
-  static String markdown(List<Row> rows, Duration warmup, Duration hold) {
+  static String markdown(List<Row> rows, Duration warmup, Duration hold, int pairs) {
     StringBuilder md = new StringBuilder();
     md.append(String.format(Locale.ROOT,
-        "Closed loop of streams; each user runs one stream to its end, then the next; warm-up %s excluded, %s measured;"
-            + " messages received per second; server in its own JVM; %d cores.%n%n",
-        Durations.format(warmup), Durations.format(hold), Runtime.getRuntime().availableProcessors()));
-    md.append("| stream | users | connections | messages per stream | bare msg/s | Gatling msg/s | Gatling / bare | Gatling p50 µs | Gatling p99 µs |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|\n");
+        "Closed loop of streams; each user runs one stream to its end, then the next (bidi: a ping-pong, each message"
+            + " sent when the echo of the one before has come); warm-up %s excluded, %s measured; messages received per"
+            + " second; %d pairs of runs per row, bare then Gatling, medians (ratio: median and every pair's);"
+            + " CPU: each process's CPU µs per message received; server in its own JVM; %d cores.%n%n",
+        Durations.format(warmup), Durations.format(hold), pairs, Runtime.getRuntime().availableProcessors()));
+    md.append("| stream | users | connections | messages per stream | bare msg/s | Gatling msg/s | Gatling / bare | each pair |"
+        + " bare CPU µs/msg | Gatling CPU µs/msg | Gatling p50 µs | Gatling p99 µs |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d | %.0f | %.0f | **%.2f** | %d | %d |%s%n",
+      String each = String.join(", ", r.ratios().stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).toList());
+      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d | %.0f | %.0f | **%.2f** | %s | %.1f | %.1f | %d | %d |%s%n",
           r.kind(), r.level(), r.connections(), r.messages(), r.bareMessagesPerSecond(), r.gatlingMessagesPerSecond(), r.ratio(),
-          r.gatlingP50(), r.gatlingP99(), r.problem() == null ? "" : " " + r.problem()));
+          each, r.bareCpuPerMessage(), r.gatlingCpuPerMessage(), r.gatlingP50(), r.gatlingP99(),
+          r.problem() == null ? "" : " " + r.problem()));
     }
     return md.toString();
   }

@@ -5,6 +5,8 @@ import io.gatling.commons.util.Clock;
 import io.gatling.core.action.Action;
 import io.gatling.core.action.BlockExit;
 import io.gatling.core.action.BlockExit$;
+import io.gatling.core.actor.ActorRef;
+import io.gatling.core.controller.throttle.Throttler$Command$ThrottledRequest;
 import io.gatling.core.session.Session;
 import io.gatling.core.stats.StatsEngine;
 import io.gatling.core.structure.ScenarioContext;
@@ -12,6 +14,7 @@ import io.netty.channel.EventLoop;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.LoggerFactory;
 import scala.Option;
+import scala.runtime.BoxedUnit;
 
 /**
  * What every action of the bridge shares: Gatling's action plumbing, logging a response, describing a
@@ -30,6 +33,8 @@ abstract class BridgeAction implements Action {
   protected final Clock clock;
   protected final Action next;
   protected final LatencyRecord latencies;
+  @SuppressWarnings("rawtypes")
+  private final Option<ActorRef> throttler;
 
   BridgeAction(String actionName, ScenarioContext ctx, Action next) {
     this.actionName = actionName;
@@ -37,6 +42,32 @@ abstract class BridgeAction implements Action {
     this.clock = ctx.coreComponents().clock();
     this.next = next;
     this.latencies = LatencyRecord.of(ctx.coreComponents());
+    this.throttler = ctx.throttled() ? ctx.coreComponents().throttler().map(ref -> (ActorRef) ref) : Option.empty();
+  }
+
+  /** Whether {@code throttle(...)} limits this action's scenario. */
+  boolean throttled() {
+    return throttler.isDefined();
+  }
+
+  /**
+   * Runs {@code request} when Gatling's {@code throttle(...)} lets it through, on the throttler's thread;
+   * at once when the scenario is not throttled.
+   */
+  void throttle(Session session, Runnable request) {
+    if (throttler.isEmpty()) {
+      request.run();
+      return;
+    }
+    @SuppressWarnings("unchecked")
+    ActorRef<Object> ref = throttler.get();
+    ref.$bang(
+        new Throttler$Command$ThrottledRequest(
+            session.scenario(),
+            () -> {
+              request.run();
+              return BoxedUnit.UNIT;
+            }));
   }
 
   @Override

@@ -48,6 +48,14 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
   private Timeout backstop;
   private Runnable whenReady;
   private Runnable whenEnded;
+  /** Received messages that no awaitMessages has counted yet. */
+  private int unawaited;
+  /** What the user waiting in awaitMessages needs (0: nobody waits), and where it goes on. */
+  private int awaited;
+  private Runnable whenArrived;
+  private java.util.function.Consumer<String> whenMissed;
+  private Timeout awaitTimer;
+  private int waits;
 
   OpenStream(
       StreamAction<?, ?, Req, Res> owner,
@@ -134,6 +142,72 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
   }
 
   /**
+   * Runs {@code arrived} once {@code count} messages no earlier wait counted are in (at once if they
+   * are), or {@code missed} with the reason when the stream ends or {@code timeout} (null: none)
+   * passes first.
+   */
+  void whenMessages(int count, java.time.Duration timeout, Runnable arrived, java.util.function.Consumer<String> missed) {
+    if (unawaited >= count) {
+      unawaited -= count;
+      arrived.run();
+      return;
+    }
+    if (closed) {
+      missed.accept(endedBefore(count));
+      return;
+    }
+    awaited = count;
+    whenArrived = arrived;
+    whenMissed = missed;
+    if (timeout != null) {
+      int wait = ++waits;
+      awaitTimer =
+          Deadlines.schedule(
+              timeout, () -> BridgeAction.later(startSession, () -> awaitTimedOut(wait, count, timeout)));
+    }
+  }
+
+  private void awaitTimedOut(int wait, int count, java.time.Duration timeout) {
+    if (wait == waits && awaited > 0) {
+      missWith(
+          "awaitMessages(" + count + ") on stream '" + streamName + "' timed out after " + timeout.toMillis() + " ms: "
+              + unawaited + " of " + count + " arrived");
+    }
+  }
+
+  private String endedBefore(int count) {
+    return "stream '" + streamName + "' ended (" + closeText + ") before awaitMessages(" + count + ") was met: "
+        + unawaited + " of " + count + " arrived";
+  }
+
+  private void missWith(String why) {
+    java.util.function.Consumer<String> missed = whenMissed;
+    awaited = 0;
+    whenArrived = null;
+    whenMissed = null;
+    if (awaitTimer != null) {
+      awaitTimer.cancel();
+      awaitTimer = null;
+    }
+    missed.accept(why);
+  }
+
+  private void arrivedIfAwaited() {
+    if (awaited > 0 && unawaited >= awaited) {
+      unawaited -= awaited;
+      Runnable go = whenArrived;
+      awaited = 0;
+      whenArrived = null;
+      whenMissed = null;
+      if (awaitTimer != null) {
+        awaitTimer.cancel();
+        awaitTimer = null;
+      }
+      go.run();
+    }
+  }
+
+  /**
    * The user's session once it is done with this stream: without it, with the values the message
    * checks saved, and failed when the stream had a KO.
    */
@@ -197,6 +271,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
       return;
     }
     received++;
+    unawaited++;
     owner.latencies.recordStreamMessageReceived(requestName);
     long fromMillis;
     long fromNanos;
@@ -229,6 +304,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
       owner.log(startSession, requestName, fromMillis, endMillis, OK$.MODULE$, CallResult.OK, null);
     }
     stream.request(1);
+    arrivedIfAwaited();
   }
 
   private void handleReady() {
@@ -268,6 +344,9 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
     owner.latencies.recordStreamClosed(
         requestName, endNanos - startNanos, failed ? LatencyRecord.StreamEnd.FAILED : LatencyRecord.StreamEnd.COMPLETED);
     handleReady();
+    if (awaited > 0) {
+      missWith(endedBefore(awaited));
+    }
     if (whenEnded != null) {
       Runnable go = whenEnded;
       whenEnded = null;

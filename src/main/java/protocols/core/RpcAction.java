@@ -6,10 +6,8 @@ import io.gatling.commons.validation.Failure;
 import io.gatling.commons.validation.Success;
 import io.gatling.commons.validation.Validation;
 import io.gatling.core.action.Action;
-import io.gatling.core.actor.ActorRef;
 import io.gatling.core.check.Check;
 import io.gatling.core.check.Check$;
-import io.gatling.core.controller.throttle.Throttler$Command$ThrottledRequest;
 import io.gatling.core.session.Session;
 import io.gatling.core.structure.ScenarioContext;
 import java.time.Duration;
@@ -19,7 +17,6 @@ import protocols.core.check.RpcChecks;
 import scala.Function1;
 import scala.Option;
 import scala.Tuple2;
-import scala.runtime.BoxedUnit;
 
 /**
  * The one Gatling action behind every RPC request of every framework. For each virtual user that
@@ -38,8 +35,6 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
   private final boolean checksStatus;
   private final Duration timeout;
   private final RpcComponents<P, C> components;
-  @SuppressWarnings("rawtypes")
-  private final Option<ActorRef> throttler;
 
   RpcAction(
       RpcRequestBuilder.Common<Req> request,
@@ -60,7 +55,6 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
     this.timeout =
         request.timeout() != null ? request.timeout() : components.protocol().defaultTimeout();
     this.components = components;
-    this.throttler = ctx.throttled() ? ctx.coreComponents().throttler().map(ref -> (ActorRef) ref) : Option.empty();
   }
 
   @Override
@@ -76,16 +70,8 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
       return;
     }
     String name = ((Success<String>) resolved).value();
-    if (throttler.isDefined()) {
-      @SuppressWarnings("unchecked")
-      ActorRef<Object> throttlerRef = throttler.get();
-      throttlerRef.$bang(
-              new Throttler$Command$ThrottledRequest(
-                  session.scenario(),
-                  () -> {
-                    send(name, session);
-                    return BoxedUnit.UNIT;
-                  }));
+    if (throttled()) {
+      throttle(session, () -> send(name, session));
     } else {
       send(name, session);
     }

@@ -15,8 +15,8 @@ import scala.Function1;
 
 /**
  * A stream of any framework: its name, checks, deadline and timing, and the actions that drive it
- * ({@link #start()}, {@link #send}, {@link #halfClose()}, {@link #awaitStreamEnd()}, {@link
- * #cancel()}). Immutable: each setting returns a new builder; each action is an {@link ActionBuilder}
+ * ({@link #start()}, {@link #send}, {@link #halfClose()}, {@link #awaitMessages(int)}, {@link
+ * #awaitStreamEnd()}, {@link #cancel()}). Immutable: each setting returns a new builder; each action is an {@link ActionBuilder}
  * for {@code exec(...)}. The actions of one stream find it in the virtual user's session under its
  * {@link #streamName(String) stream name}, so one user can hold several streams at once.
  *
@@ -53,8 +53,12 @@ public abstract class RpcStreamBuilder<
     SEND,
     HALF_CLOSE,
     AWAIT_STREAM_END,
+    AWAIT_MESSAGES,
     CANCEL
   }
+
+  /** What {@code awaitMessages} waits for: {@code count} more messages, for at most {@code timeout} (null: the stream's deadline). */
+  record Await(int count, Duration timeout) {}
 
   protected final Spec spec;
 
@@ -146,6 +150,28 @@ public abstract class RpcStreamBuilder<
     return action(Verb.AWAIT_STREAM_END, null);
   }
 
+  /**
+   * The user waits until {@code count} messages have arrived that no earlier {@code awaitMessages}
+   * of this stream waited for (those that came before it count too), as Gatling's WebSocket {@code
+   * await} waits for its replies. {@code send(ping)} then {@code awaitMessages(1)} makes a
+   * ping-pong. Every message is still checked and logged as it arrives. A KO when the stream ends
+   * first; the stream's deadline bounds the wait.
+   */
+  public ActionBuilder awaitMessages(int count) {
+    return awaitMessages(count, null);
+  }
+
+  /** As {@link #awaitMessages(int)}, and a KO (the stream stays open) when {@code timeout} passes first. */
+  public ActionBuilder awaitMessages(int count, Duration timeout) {
+    if (count < 1) {
+      throw new IllegalArgumentException(spec.describe() + ": awaitMessages needs a count of 1 or more, got " + count);
+    }
+    if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+      throw new IllegalArgumentException(spec.describe() + ": awaitMessages timeout must be a positive duration, got " + timeout);
+    }
+    return action(Verb.AWAIT_MESSAGES, null, new Await(count, timeout));
+  }
+
   /** Cancels the stream; the user goes on at once. */
   public ActionBuilder cancel() {
     return action(Verb.CANCEL, null);
@@ -158,6 +184,10 @@ public abstract class RpcStreamBuilder<
   }
 
   private ActionBuilder action(Verb verb, Function<io.gatling.javaapi.core.Session, Req> message) {
+    return action(verb, message, null);
+  }
+
+  private ActionBuilder action(Verb verb, Function<io.gatling.javaapi.core.Session, Req> message, Await await) {
     Spec fixed = spec;
     FailureDescriber describer = failureDescriber();
     RpcProtocolKey<P, C> key = protocolKey();
@@ -165,7 +195,7 @@ public abstract class RpcStreamBuilder<
         (ctx, next) -> {
           RpcComponents<P, C> components = ctx.protocolComponentsRegistry().components(key);
           return new StreamAction<>(
-              fixed, verb, message, opener(components.protocol()), describer, components, ctx, next);
+              fixed, verb, message, await, opener(components.protocol()), describer, components, ctx, next);
         };
   }
 }

@@ -19,8 +19,8 @@ import protocols.core.check.RpcChecks;
 import scala.Option;
 
 /**
- * One verb on one stream ({@code start}, {@code send}, {@code halfClose}, {@code awaitStreamEnd},
- * {@code cancel}). The stream itself, an {@link OpenStream}, lives in the user's session between
+ * One verb on one stream ({@code start}, {@code send}, {@code halfClose}, {@code awaitMessages},
+ * {@code awaitStreamEnd}, {@code cancel}). The stream itself, an {@link OpenStream}, lives in the user's session between
  * actions and handles what the server sends as it arrives.
  */
 final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
@@ -31,6 +31,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
   final Spec spec;
   private final Verb verb;
   private final Function<io.gatling.javaapi.core.Session, Req> message;
+  private final RpcStreamBuilder.Await await;
   private final RpcStreamOpener<C, Req, Res> opener;
   final FailureDescriber describer;
   final RpcComponents<P, C> components;
@@ -43,6 +44,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       Spec spec,
       Verb verb,
       Function<io.gatling.javaapi.core.Session, Req> message,
+      RpcStreamBuilder.Await await,
       RpcStreamOpener<C, Req, Res> opener,
       FailureDescriber describer,
       RpcComponents<P, C> components,
@@ -52,6 +54,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     this.spec = spec;
     this.verb = verb;
     this.message = message;
+    this.await = await;
     this.opener = opener;
     this.describer = describer;
     this.components = components;
@@ -75,9 +78,17 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     OpenStream<Req, Res> stream = find(session, key);
     switch (verb) {
       case START -> start(session, name, streamName, key, stream);
-      case SEND -> send(session, name, streamName, key, stream);
+      case SEND -> {
+        if (throttled()) {
+          // each message is one request to throttle(...); the stream is touched on the user's loop only
+          throttle(session, () -> later(session, () -> send(session, name, streamName, key, stream)));
+        } else {
+          send(session, name, streamName, key, stream);
+        }
+      }
       case HALF_CLOSE -> halfClose(session, name, streamName, stream);
       case AWAIT_STREAM_END -> awaitEnd(session, name, streamName, stream);
+      case AWAIT_MESSAGES -> awaitMessages(session, name, streamName, stream);
       case CANCEL -> cancel(session, name, streamName, stream);
     }
   }
@@ -154,6 +165,24 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       return;
     }
     stream.whenEnded(() -> next.$bang(stream.finish(session)));
+  }
+
+  private void awaitMessages(Session session, String name, String streamName, OpenStream<Req, Res> stream) {
+    if (stream == null) {
+      refuse(session, name, neverStarted(streamName, "awaitMessages"));
+      return;
+    }
+    long fromMillis = clock.nowMillis();
+    long fromNanos = System.nanoTime();
+    stream.whenMessages(
+        await.count(),
+        await.timeout(),
+        () -> next.$bang(session),
+        why -> {
+          latencies.recordFailedCall(name, IntendedSend.NONE, fromNanos, System.nanoTime(), why);
+          log(session, name, fromMillis, clock.nowMillis(), KO$.MODULE$, "STREAM", why);
+          next.$bang(session.markAsFailed());
+        });
   }
 
   private void cancel(Session session, String name, String streamName, OpenStream<Req, Res> stream) {

@@ -47,7 +47,7 @@ class BenchSmokeTest {
   @Test
   void streamingComparesGatlingStreamsWithABareGrpcJavaLoop() throws Exception {
     Path results = SystemProperties.with(
-        Map.of("levels", "4", "connections", "1", "messages", "10", "warmup", "3", "hold", "3", "out", out.toString()),
+        Map.of("levels", "4", "connections", "1", "messages", "10", "warmup", "3", "hold", "3", "pairs", "1", "out", out.toString()),
         StreamingOverhead::execute);
 
     String table = Files.readString(results.resolve("streaming.md"));

@@ -1,0 +1,120 @@
+package protocols.grpc;
+
+import static io.gatling.javaapi.core.CoreDsl.*;
+import static org.junit.jupiter.api.Assertions.*;
+import static protocols.grpc.GrpcDsl.*;
+import static protocols.grpc.GrpcStreamingTest.ask;
+import static protocols.grpc.GrpcStreamingTest.item;
+import static protocols.grpc.GrpcStreamingTest.runOnce;
+
+import io.gatling.javaapi.core.ChainBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import protocols.core.MessageResponseTimePolicy;
+import protocols.testkit.GatlingRun;
+import streaming.pb.StreamsGrpc;
+
+/** awaitMessages: the virtual user waits for a stream's next messages (a ping-pong), against a real grpc-java server. */
+class GrpcAwaitMessagesTest {
+
+  private static StreamingServer server;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = StreamingServer.start();
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void theUserGoesOnOnlyOnceThatManyMessagesHaveArrived() {
+    var items = grpc("items").serverStream(StreamsGrpc.getItemsMethod());
+    List<Long> times = new CopyOnWriteArrayList<>();
+    ChainBuilder now = exec(session -> {
+      times.add(System.nanoTime() / 1_000_000);
+      return session;
+    });
+
+    GatlingRun run =
+        runOnce(
+            server.target(),
+            exec(now, exec(items.send(ask(3, 300)), items.awaitMessages(2)), now, exec(items.awaitStreamEnd()), now));
+
+    assertEquals(3, run.ok("items"), run.toString());
+    assertEquals(3, times.size(), run.toString());
+    long awaited = times.get(1) - times.get(0);
+    long rest = times.get(2) - times.get(1);
+    assertTrue(awaited >= 580, "two items 300 ms apart came before the user went on: waited " + awaited + " ms");
+    assertTrue(rest >= 150, "the third item, 300 ms later, had not: the stream ended " + rest + " ms after");
+  }
+
+  @Test
+  void sendThenAwaitOneIsAPingPong() {
+    var echo =
+        grpc("echo")
+            .bidiStream(StreamsGrpc.getEchoMethod())
+            .messageResponseTimePolicy(MessageResponseTimePolicy.FromLastMessageSent);
+
+    GatlingRun run =
+        runOnce(
+            server.target(),
+            exec(echo.start())
+                .repeat(5, "i")
+                .on(exec(echo.send(session -> item(session.getInt("i"))), echo.awaitMessages(1)))
+                .exec(echo.halfClose(), echo.awaitStreamEnd()));
+
+    assertEquals(5, run.ok("echo"), run.toString());
+    assertEquals(0, run.ko("echo"), run.toString());
+    assertEquals(5, run.streams("echo").get("messagesSent").asInt());
+  }
+
+  @Test
+  void aTimeoutIsAKoSayingHowManyArrivedAndTheStreamStaysOpen() {
+    var items = grpc("slow").serverStream(StreamsGrpc.getItemsMethod());
+
+    GatlingRun run =
+        runOnce(
+            server.target(),
+            exec(items.send(ask(2, 700)), items.awaitMessages(2, Duration.ofMillis(300)), items.awaitStreamEnd()));
+
+    assertTrue(
+        run.errors("slow").contains("awaitMessages(2) on stream 'slow' timed out after 300 ms: 0 of 2 arrived"), run.errors("slow"));
+    assertEquals(2, run.ok("slow"), "both items still came and were checked: " + run);
+  }
+
+  @Test
+  void aStreamThatEndsFirstIsAKoSayingHowManyArrived() {
+    var items = grpc("short").serverStream(StreamsGrpc.getItemsMethod());
+
+    GatlingRun run = runOnce(server.target(), exec(items.send(ask(2, 0)), items.awaitMessages(3), items.awaitStreamEnd()));
+
+    assertTrue(
+        run.errors("short").contains("stream 'short' ended (OK) before awaitMessages(3) was met: 2 of 3 arrived"), run.errors("short"));
+  }
+
+  @Test
+  void awaitMessagesOnAStreamNeverStartedIsRefused() {
+    var echo = grpc("never started").bidiStream(StreamsGrpc.getEchoMethod());
+
+    GatlingRun run = runOnce(server.target(), exec(echo.awaitMessages(1)));
+
+    assertTrue(
+        run.errors("never started").contains("awaitMessages on stream 'never started', which was never started"),
+        run.errors("never started"));
+  }
+
+  @Test
+  void aCountBelowOneIsRefusedWhenTheScenarioIsBuilt() {
+    var echo = grpc("echo").bidiStream(StreamsGrpc.getEchoMethod());
+
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> echo.awaitMessages(0));
+    assertEquals("bidiStream \"echo\": awaitMessages needs a count of 1 or more, got 0", error.getMessage());
+  }
+}
