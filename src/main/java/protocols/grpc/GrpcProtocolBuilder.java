@@ -1,12 +1,18 @@
 package protocols.grpc;
 
+import io.gatling.commons.validation.Failure;
+import io.gatling.commons.validation.Success;
+import io.gatling.commons.validation.Validation;
 import io.gatling.javaapi.core.ProtocolBuilder;
+import io.gatling.javaapi.core.Session;
+import io.gatling.javaapi.core.internal.Expressions;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
 
@@ -235,6 +241,33 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException("grpc.maxOutboundMessageSize: expected a positive number of bytes, got " + bytes);
     }
     return withOptions(options.withMaxOutboundMessageSize(bytes));
+  }
+
+  /**
+   * Metadata computed from the virtual user's session for every call and stream, such as {@code
+   * session -> Map.of("authorization", "Bearer " + session.getString("token"))}; several add up.
+   */
+  public GrpcProtocolBuilder callCredentials(Function<Session, Map<String, String>> headers) {
+    if (headers == null) {
+      throw new IllegalArgumentException("grpc.callCredentials: expected a function of the session, got null");
+    }
+    return withOptions(options.withCallCredentials(headers::apply));
+  }
+
+  /** {@code authorization: Bearer <token>} on every call and stream; the token may use Gatling EL ({@code "#{token}"}). */
+  public GrpcProtocolBuilder bearerToken(String token) {
+    if (token == null || token.isBlank()) {
+      throw new IllegalArgumentException("grpc.bearerToken: expected a token or a Gatling EL such as \"#{token}\", got " + token);
+    }
+    var expression = Expressions.toStringExpression(token);
+    return callCredentials(
+        session -> {
+          Validation<String> value = expression.apply(session.asScala());
+          if (((Object) value) instanceof Failure failure) {
+            throw new IllegalArgumentException("grpc.bearerToken could not be resolved: " + failure.message());
+          }
+          return Map.of("authorization", "Bearer " + ((Success<String>) value).value());
+        });
   }
 
   private GrpcProtocolBuilder withOptions(GrpcChannelOptions options) {
