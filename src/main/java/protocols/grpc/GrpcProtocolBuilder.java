@@ -69,10 +69,17 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
     this.options = options;
   }
 
-  /** The server, as {@code host:port}. */
+  /**
+   * The server, as {@code host:port}; or {@code dns:///name:port}: every address the name resolves
+   * to, spread over by the {@link #loadBalancing load-balancing policy}.
+   */
   public GrpcProtocolBuilder target(String hostAndPort) {
-    return target(HostAndPort.parse(hostAndPort, "grpc.target"));
+    boolean dns = hostAndPort != null && hostAndPort.startsWith(DNS);
+    String address = dns ? hostAndPort.substring(DNS.length()) : hostAndPort;
+    return target(HostAndPort.parse(address, "grpc.target")).withOptions(options.withDns(dns));
   }
+
+  private static final String DNS = "dns:///";
 
   public GrpcProtocolBuilder target(HostAndPort target) {
     return new GrpcProtocolBuilder(
@@ -196,15 +203,35 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
     if (hostsAndPorts.length == 0) {
       throw new IllegalArgumentException("grpc.targets: expected at least one host:port");
     }
-    if (!List.of("round_robin", "pick_first").contains(loadBalancingPolicy)) {
-      throw new IllegalArgumentException(
-          "grpc.targets: expected the load-balancing policy round_robin or pick_first, got " + loadBalancingPolicy);
+    requirePolicy(loadBalancingPolicy, "grpc.targets");
+    if (hostsAndPorts[0] != null && hostsAndPorts[0].startsWith(DNS)) {
+      if (hostsAndPorts.length > 1) {
+        throw new IllegalArgumentException(
+            "grpc.targets: a dns:/// name stands for all its addresses: give it alone, got " + List.of(hostsAndPorts));
+      }
+      return target(hostsAndPorts[0]).loadBalancing(loadBalancingPolicy);
     }
     List<HostAndPort> more = new ArrayList<>();
     for (int i = 1; i < hostsAndPorts.length; i++) {
       more.add(HostAndPort.parse(hostsAndPorts[i], "grpc.targets"));
     }
     return target(hostsAndPorts[0]).withOptions(options.withTargets(more, loadBalancingPolicy));
+  }
+
+  /**
+   * How a channel spreads its calls over the addresses of its target ({@code "round_robin"}, or
+   * {@code "pick_first"}, the default): those of a {@code dns:///} name, or of {@link #targets}.
+   */
+  public GrpcProtocolBuilder loadBalancing(String loadBalancingPolicy) {
+    requirePolicy(loadBalancingPolicy, "grpc.loadBalancing");
+    return withOptions(options.withLoadBalancingPolicy(loadBalancingPolicy));
+  }
+
+  private static void requirePolicy(String policy, String where) {
+    if (!List.of("round_robin", "pick_first").contains(policy)) {
+      throw new IllegalArgumentException(
+          where + ": expected the load-balancing policy round_robin or pick_first, got " + policy);
+    }
   }
 
   /** Mutual TLS: the client's certificate chain and its PKCS#8 private key, PEM files; needs {@link #tls}. */

@@ -51,8 +51,12 @@ final class CalculatorServer implements AutoCloseable {
   }
 
   private CalculatorServer(SslContext tls) throws Exception {
+    this(tls, new InetSocketAddress("127.0.0.1", 0));
+  }
+
+  private CalculatorServer(SslContext tls, InetSocketAddress address) throws Exception {
     NettyServerBuilder builder =
-        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        NettyServerBuilder.forAddress(address)
             .addService(ServerInterceptors.intercept(new Calculator(), new TenantInterceptor()))
             .addService(ServerInterceptors.intercept(new Counter(), new TenantInterceptor()));
     if (tls != null) {
@@ -65,6 +69,11 @@ final class CalculatorServer implements AutoCloseable {
   static CalculatorServer mutualTls(File certificate, File key, File ca) throws Exception {
     return new CalculatorServer(
         GrpcSslContexts.forServer(certificate, key).trustManager(ca).clientAuth(ClientAuth.REQUIRE).build());
+  }
+
+  /** A plaintext server on a given address and port (two replicas on one port, say). */
+  static CalculatorServer plaintext(String host, int port) throws Exception {
+    return new CalculatorServer(null, new InetSocketAddress(host, port));
   }
 
   static CalculatorServer plaintext() throws Exception {
@@ -84,6 +93,10 @@ final class CalculatorServer implements AutoCloseable {
 
   static File resource(String name) {
     return new File(CalculatorServer.class.getClassLoader().getResource(name).getFile());
+  }
+
+  int port() {
+    return server.getPort();
   }
 
   String target() {
