@@ -88,6 +88,12 @@ public final class GrpcMethodRequestBuilder
     if (jsonTemplate == null) {
       throw new IllegalArgumentException(where + ": the JSON is null");
     }
+    if (!jsonTemplate.contains("#{")) {
+      // no EL: the same message at every call, parsed once per input type (DynamicMessage is immutable)
+      Map<Descriptor, DynamicMessage> parsed = new java.util.concurrent.ConcurrentHashMap<>();
+      Payload same = type -> parsed.computeIfAbsent(type, t -> fromJson(jsonTemplate, t));
+      return session -> same;
+    }
     var json = Expressions.toStringExpression(jsonTemplate);
     return session -> {
       Validation<String> text = json.apply(session.asScala());
