@@ -79,6 +79,14 @@ public abstract class RpcStreamBuilder<
   }
 
   /**
+   * Each received message as JSON text, for Gatling's {@code jsonPath(...)} checks; {@code null} (the
+   * default): this framework's messages have no JSON view.
+   */
+  protected Function<Object, String> jsonView() {
+    return null;
+  }
+
+  /**
    * Adds checks: {@code response(...)} and {@code responseThat(...)} apply to every received
    * message, {@code status()} to the stream's close.
    */
@@ -191,11 +199,12 @@ public abstract class RpcStreamBuilder<
     Spec fixed = spec;
     FailureDescriber describer = failureDescriber();
     RpcProtocolKey<P, C> key = protocolKey();
+    Function<Object, String> jsonView = jsonView();
     return () ->
         (ctx, next) -> {
           RpcComponents<P, C> components = ctx.protocolComponentsRegistry().components(key);
           return new StreamAction<>(
-              fixed, verb, message, await, opener(components.protocol()), describer, components, ctx, next);
+              fixed, verb, message, await, opener(components.protocol()), describer, jsonView, components, ctx, next);
         };
   }
 }

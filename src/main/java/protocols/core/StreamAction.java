@@ -47,6 +47,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       RpcStreamBuilder.Await await,
       RpcStreamOpener<C, Req, Res> opener,
       FailureDescriber describer,
+      Function<Object, String> jsonView,
       RpcComponents<P, C> components,
       ScenarioContext ctx,
       Action next) {
@@ -60,7 +61,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     this.components = components;
     List<CheckBuilder> onMessages = spec.checks().stream().filter(c -> c.type() != RpcCheckType.STATUS).toList();
     List<CheckBuilder> onClose = spec.checks().stream().filter(c -> c.type() == RpcCheckType.STATUS).toList();
-    this.messageChecks = RpcChecks.toScala(onMessages);
+    this.messageChecks = RpcChecks.toScala(onMessages, jsonView);
     this.closeChecks = RpcChecks.toScala(onClose);
     this.checksClose = !onClose.isEmpty();
     this.timeout = spec.timeout() != null ? spec.timeout() : components.protocol().defaultTimeout();

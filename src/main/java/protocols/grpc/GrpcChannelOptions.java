@@ -3,6 +3,8 @@ package protocols.grpc;
 import io.grpc.CallOptions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import io.gatling.javaapi.core.Session;
 import protocols.core.HostAndPort;
 
 /**
@@ -18,39 +20,66 @@ record GrpcChannelOptions(
     Duration keepAliveTimeout,
     String compression,
     boolean waitForReady,
-    int maxOutboundMessageSize) {
+    int maxOutboundMessageSize,
+    List<CallCredentials> callCredentials,
+    boolean dns) {
+
+  /** Metadata computed from the virtual user's session for every call and stream (an auth token, say). */
+  @FunctionalInterface
+  interface CallCredentials {
+    Map<String, String> headers(Session session);
+  }
 
   static final GrpcChannelOptions DEFAULTS =
-      new GrpcChannelOptions(List.of(), "pick_first", null, null, null, null, null, false, 0);
+      new GrpcChannelOptions(List.of(), "pick_first", null, null, null, null, null, false, 0, List.of(), false);
 
   GrpcChannelOptions withTargets(List<HostAndPort> more, String policy) {
     return new GrpcChannelOptions(List.copyOf(more), policy, clientCertificateChain, clientPrivateKey,
-        keepAliveTime, keepAliveTimeout, compression, waitForReady, maxOutboundMessageSize);
+        keepAliveTime, keepAliveTimeout, compression, waitForReady, maxOutboundMessageSize, callCredentials, dns);
+  }
+
+  /** Whether the target is a DNS name, whose addresses the policy spreads calls over. */
+  GrpcChannelOptions withDns(boolean byDns) {
+    return new GrpcChannelOptions(byDns ? List.of() : moreTargets, loadBalancingPolicy, clientCertificateChain,
+        clientPrivateKey, keepAliveTime, keepAliveTimeout, compression, waitForReady, maxOutboundMessageSize,
+        callCredentials, byDns);
+  }
+
+  GrpcChannelOptions withLoadBalancingPolicy(String policy) {
+    return new GrpcChannelOptions(moreTargets, policy, clientCertificateChain, clientPrivateKey,
+        keepAliveTime, keepAliveTimeout, compression, waitForReady, maxOutboundMessageSize, callCredentials, dns);
   }
 
   GrpcChannelOptions withClientCertificate(String chain, String key) {
     return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, chain, key,
-        keepAliveTime, keepAliveTimeout, compression, waitForReady, maxOutboundMessageSize);
+        keepAliveTime, keepAliveTimeout, compression, waitForReady, maxOutboundMessageSize, callCredentials, dns);
   }
 
   GrpcChannelOptions withKeepAlive(Duration time, Duration timeout) {
     return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, clientCertificateChain, clientPrivateKey,
-        time, timeout, compression, waitForReady, maxOutboundMessageSize);
+        time, timeout, compression, waitForReady, maxOutboundMessageSize, callCredentials, dns);
   }
 
   GrpcChannelOptions withCompression(String compressor) {
     return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, clientCertificateChain, clientPrivateKey,
-        keepAliveTime, keepAliveTimeout, compressor, waitForReady, maxOutboundMessageSize);
+        keepAliveTime, keepAliveTimeout, compressor, waitForReady, maxOutboundMessageSize, callCredentials, dns);
   }
 
   GrpcChannelOptions withWaitForReady(boolean wait) {
     return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, clientCertificateChain, clientPrivateKey,
-        keepAliveTime, keepAliveTimeout, compression, wait, maxOutboundMessageSize);
+        keepAliveTime, keepAliveTimeout, compression, wait, maxOutboundMessageSize, callCredentials, dns);
   }
 
   GrpcChannelOptions withMaxOutboundMessageSize(int bytes) {
     return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, clientCertificateChain, clientPrivateKey,
-        keepAliveTime, keepAliveTimeout, compression, waitForReady, bytes);
+        keepAliveTime, keepAliveTimeout, compression, waitForReady, bytes, callCredentials, dns);
+  }
+
+  GrpcChannelOptions withCallCredentials(CallCredentials credentials) {
+    List<CallCredentials> all = new java.util.ArrayList<>(callCredentials);
+    all.add(credentials);
+    return new GrpcChannelOptions(moreTargets, loadBalancingPolicy, clientCertificateChain, clientPrivateKey,
+        keepAliveTime, keepAliveTimeout, compression, waitForReady, maxOutboundMessageSize, List.copyOf(all), dns);
   }
 
   /** The options of one call: the protocol's, a call's own compression first. */

@@ -49,10 +49,15 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
         .build();
   }
 
-  /** One server, or several behind the load-balancing policy (a static name resolver lists them). */
+  /** One server, a dns name, or several servers behind the load-balancing policy (a static name resolver lists them). */
   @SuppressWarnings("deprecation") // nameResolverFactory: the way to give a channel its own resolver
   private static NettyChannelBuilder address(GrpcProtocol protocol) {
     GrpcChannelOptions options = protocol.options;
+    if (options.dns()) {
+      // grpc-java's own dns resolver: every address of the name, re-resolved when connections fail
+      return NettyChannelBuilder.forTarget("dns:///" + protocol.target)
+          .defaultLoadBalancingPolicy(options.loadBalancingPolicy());
+    }
     if (options.moreTargets().isEmpty()) {
       return NettyChannelBuilder.forAddress(protocol.target.host(), protocol.target.port());
     }

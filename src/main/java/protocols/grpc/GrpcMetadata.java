@@ -35,9 +35,13 @@ final class GrpcMetadata {
     for (Map.Entry<String, String> header : protocol.headers.entrySet()) {
       defaults.put(GrpcHeaders.key(header.getKey()), header.getValue());
     }
+    List<GrpcChannelOptions.CallCredentials> credentials = protocol.options.callCredentials();
     return session -> {
       Metadata metadata = new Metadata();
       metadata.merge(defaults);
+      if (!credentials.isEmpty()) {
+        addCredentials(metadata, credentials, session);
+      }
       for (Header header : headers) {
         Validation<String> value = header.value().apply(session);
         if (((Object) value) instanceof Failure failure) {
@@ -48,6 +52,23 @@ final class GrpcMetadata {
       }
       return metadata;
     };
+  }
+
+  private static void addCredentials(
+      Metadata metadata, List<GrpcChannelOptions.CallCredentials> credentials, Session session) {
+    io.gatling.javaapi.core.Session user = new io.gatling.javaapi.core.Session(session);
+    for (GrpcChannelOptions.CallCredentials credential : credentials) {
+      Map<String, String> headers = credential.headers(user);
+      if (headers == null) {
+        throw new IllegalArgumentException("grpc.callCredentials: the function returned null, expected a map of headers");
+      }
+      for (Map.Entry<String, String> header : headers.entrySet()) {
+        if (header.getValue() == null) {
+          throw new IllegalArgumentException("grpc.callCredentials: header " + header.getKey() + " has a null value");
+        }
+        metadata.put(GrpcHeaders.key(header.getKey()), header.getValue());
+      }
+    }
   }
 
   @FunctionalInterface

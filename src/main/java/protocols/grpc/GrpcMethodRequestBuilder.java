@@ -24,6 +24,7 @@ import protocols.core.FailureDescriber;
 import protocols.core.RpcCall;
 import protocols.core.RpcProtocolKey;
 import protocols.core.RpcRequestBuilder;
+import protocols.core.StreamKind;
 
 /**
  * A unary call of a method named by its full name, without generated code: the protocol's schema
@@ -74,29 +75,43 @@ public final class GrpcMethodRequestBuilder
 
   /** The request as proto3 JSON; Gatling EL ({@code "{\"name\":\"#{name}\"}"}) is resolved per call. */
   public GrpcMethodRequestBuilder json(String jsonTemplate) {
-    if (jsonTemplate == null) {
-      throw new IllegalArgumentException("grpc(\"" + common.nameTemplate() + "\").json: the JSON is null");
-    }
-    var json = Expressions.toStringExpression(jsonTemplate);
-    Function<Session, Payload> payload =
-        session -> {
-          Validation<String> text = json.apply(session.asScala());
-          if (((Object) text) instanceof Failure failure) {
-            throw new IllegalArgumentException("the JSON's Gatling EL could not be resolved: " + failure.message());
-          }
-          String resolved = ((Success<String>) text).value();
-          return type -> fromJson(resolved, type);
-        };
-    return payload(payload);
+    return payload(jsonPayload(jsonTemplate, "grpc(\"" + common.nameTemplate() + "\").json"));
   }
 
   /** The request built by a function of the session and the method's input type. */
   public GrpcMethodRequestBuilder message(BiFunction<Session, Descriptor, DynamicMessage> message) {
-    if (message == null) {
-      throw new IllegalArgumentException("grpc(\"" + common.nameTemplate() + "\").message: the function is null");
+    return payload(messagePayload(message, "grpc(\"" + common.nameTemplate() + "\").message"));
+  }
+
+  /** A payload from JSON text with Gatling EL; shared with streams of methods named. */
+  static Function<Session, Payload> jsonPayload(String jsonTemplate, String where) {
+    if (jsonTemplate == null) {
+      throw new IllegalArgumentException(where + ": the JSON is null");
     }
-    Function<Session, Payload> payload = session -> type -> message.apply(session, type);
-    return payload(payload);
+    if (!jsonTemplate.contains("#{")) {
+      // no EL: the same message at every call, parsed once per input type (DynamicMessage is immutable)
+      Map<Descriptor, DynamicMessage> parsed = new java.util.concurrent.ConcurrentHashMap<>();
+      Payload same = type -> parsed.computeIfAbsent(type, t -> fromJson(jsonTemplate, t));
+      return session -> same;
+    }
+    var json = Expressions.toStringExpression(jsonTemplate);
+    return session -> {
+      Validation<String> text = json.apply(session.asScala());
+      if (((Object) text) instanceof Failure failure) {
+        throw new IllegalArgumentException("the JSON's Gatling EL could not be resolved: " + failure.message());
+      }
+      String resolved = ((Success<String>) text).value();
+      return type -> fromJson(resolved, type);
+    };
+  }
+
+  /** A payload built by a function of the session and the input type; shared with streams. */
+  static Function<Session, Payload> messagePayload(
+      BiFunction<Session, Descriptor, DynamicMessage> message, String where) {
+    if (message == null) {
+      throw new IllegalArgumentException(where + ": the function is null");
+    }
+    return session -> type -> message.apply(session, type);
   }
 
   /** This call's deadline, instead of the protocol's. */
@@ -121,24 +136,24 @@ public final class GrpcMethodRequestBuilder
 
   @Override
   protected Function<Object, String> jsonView() {
-    return response -> {
-      try {
-        return JSON_OUT.print((MessageOrBuilder) response);
-      } catch (InvalidProtocolBufferException e) {
-        throw new IllegalStateException(e.getMessage(), e);
-      }
-    };
+    return JSON_VIEW;
   }
+
+  /** A response as canonical proto3 JSON, for Gatling's {@code jsonPath(...)}. */
+  static final Function<Object, String> JSON_VIEW =
+      response -> {
+        try {
+          return JSON_OUT.print((MessageOrBuilder) response);
+        } catch (InvalidProtocolBufferException e) {
+          throw new IllegalStateException(e.getMessage(), e);
+        }
+      };
 
   @Override
   protected RpcCall<ManagedChannel, Payload, DynamicMessage> call(GrpcProtocol protocol) {
     MethodDescriptor method;
     try {
-      method = protocol.services().find(methodName);
-      if (method.isClientStreaming() || method.isServerStreaming()) {
-        throw new IllegalArgumentException(
-            "grpc method \"" + methodName + "\" is a streaming method; method(...) makes unary calls");
-      }
+      method = find(protocol, methodName, null, "method");
     } catch (Exception e) {
       // every call is a KO that says why: the schema could not be read or has no such method
       String reason = e.getMessage();
@@ -150,10 +165,34 @@ public final class GrpcMethodRequestBuilder
     RpcCall<ManagedChannel, DynamicMessage, DynamicMessage> unary =
         GrpcUnaryRequestBuilder.unaryCall(
             GrpcServices.grpcMethod(method), headers.resolver(protocol), protocol, compression);
-    return (channel, request, context) -> unary.send(channel, typed(request, inputType), context);
+    return (channel, request, context) -> unary.send(channel, typed(request, inputType, methodName), context);
   }
 
-  private DynamicMessage typed(Payload request, Descriptor inputType) throws Exception {
+  /**
+   * The method named in the protocol's schema, if it is of {@code kind} (null: unary); else an error
+   * that says which verb calls it.
+   */
+  static MethodDescriptor find(GrpcProtocol protocol, String methodName, StreamKind kind, String verb)
+      throws Exception {
+    MethodDescriptor method = protocol.services().find(methodName);
+    StreamKind actual = kindOf(method);
+    if (actual != kind) {
+      throw new IllegalArgumentException(
+          "grpc method \"" + methodName + "\" is a " + (actual == null ? "unary" : actual.dslName()) + " method; "
+              + verb + "(...) takes " + (kind == null ? "unary" : kind.dslName()) + " methods (use "
+              + (actual == null ? "method" : actual.dslName()) + "(\"" + methodName + "\"))");
+    }
+    return method;
+  }
+
+  private static StreamKind kindOf(MethodDescriptor method) {
+    if (method.isClientStreaming()) {
+      return method.isServerStreaming() ? StreamKind.BIDI_STREAM : StreamKind.CLIENT_STREAM;
+    }
+    return method.isServerStreaming() ? StreamKind.SERVER_STREAM : null;
+  }
+
+  static DynamicMessage typed(Payload request, Descriptor inputType, String methodName) throws Exception {
     DynamicMessage message = request.build(inputType);
     if (message == null) {
       throw new IllegalArgumentException("the message function returned null");

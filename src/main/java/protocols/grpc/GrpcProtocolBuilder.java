@@ -1,12 +1,18 @@
 package protocols.grpc;
 
+import io.gatling.commons.validation.Failure;
+import io.gatling.commons.validation.Success;
+import io.gatling.commons.validation.Validation;
 import io.gatling.javaapi.core.ProtocolBuilder;
+import io.gatling.javaapi.core.Session;
+import io.gatling.javaapi.core.internal.Expressions;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
 
@@ -63,10 +69,17 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
     this.options = options;
   }
 
-  /** The server, as {@code host:port}. */
+  /**
+   * The server, as {@code host:port}; or {@code dns:///name:port}: every address the name resolves
+   * to, spread over by the {@link #loadBalancing load-balancing policy}.
+   */
   public GrpcProtocolBuilder target(String hostAndPort) {
-    return target(HostAndPort.parse(hostAndPort, "grpc.target"));
+    boolean dns = hostAndPort != null && hostAndPort.startsWith(DNS);
+    String address = dns ? hostAndPort.substring(DNS.length()) : hostAndPort;
+    return target(HostAndPort.parse(address, "grpc.target")).withOptions(options.withDns(dns));
   }
+
+  private static final String DNS = "dns:///";
 
   public GrpcProtocolBuilder target(HostAndPort target) {
     return new GrpcProtocolBuilder(
@@ -190,15 +203,35 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
     if (hostsAndPorts.length == 0) {
       throw new IllegalArgumentException("grpc.targets: expected at least one host:port");
     }
-    if (!List.of("round_robin", "pick_first").contains(loadBalancingPolicy)) {
-      throw new IllegalArgumentException(
-          "grpc.targets: expected the load-balancing policy round_robin or pick_first, got " + loadBalancingPolicy);
+    requirePolicy(loadBalancingPolicy, "grpc.targets");
+    if (hostsAndPorts[0] != null && hostsAndPorts[0].startsWith(DNS)) {
+      if (hostsAndPorts.length > 1) {
+        throw new IllegalArgumentException(
+            "grpc.targets: a dns:/// name stands for all its addresses: give it alone, got " + List.of(hostsAndPorts));
+      }
+      return target(hostsAndPorts[0]).loadBalancing(loadBalancingPolicy);
     }
     List<HostAndPort> more = new ArrayList<>();
     for (int i = 1; i < hostsAndPorts.length; i++) {
       more.add(HostAndPort.parse(hostsAndPorts[i], "grpc.targets"));
     }
     return target(hostsAndPorts[0]).withOptions(options.withTargets(more, loadBalancingPolicy));
+  }
+
+  /**
+   * How a channel spreads its calls over the addresses of its target ({@code "round_robin"}, or
+   * {@code "pick_first"}, the default): those of a {@code dns:///} name, or of {@link #targets}.
+   */
+  public GrpcProtocolBuilder loadBalancing(String loadBalancingPolicy) {
+    requirePolicy(loadBalancingPolicy, "grpc.loadBalancing");
+    return withOptions(options.withLoadBalancingPolicy(loadBalancingPolicy));
+  }
+
+  private static void requirePolicy(String policy, String where) {
+    if (!List.of("round_robin", "pick_first").contains(policy)) {
+      throw new IllegalArgumentException(
+          where + ": expected the load-balancing policy round_robin or pick_first, got " + policy);
+    }
   }
 
   /** Mutual TLS: the client's certificate chain and its PKCS#8 private key, PEM files; needs {@link #tls}. */
@@ -235,6 +268,33 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException("grpc.maxOutboundMessageSize: expected a positive number of bytes, got " + bytes);
     }
     return withOptions(options.withMaxOutboundMessageSize(bytes));
+  }
+
+  /**
+   * Metadata computed from the virtual user's session for every call and stream, such as {@code
+   * session -> Map.of("authorization", "Bearer " + session.getString("token"))}; several add up.
+   */
+  public GrpcProtocolBuilder callCredentials(Function<Session, Map<String, String>> headers) {
+    if (headers == null) {
+      throw new IllegalArgumentException("grpc.callCredentials: expected a function of the session, got null");
+    }
+    return withOptions(options.withCallCredentials(headers::apply));
+  }
+
+  /** {@code authorization: Bearer <token>} on every call and stream; the token may use Gatling EL ({@code "#{token}"}). */
+  public GrpcProtocolBuilder bearerToken(String token) {
+    if (token == null || token.isBlank()) {
+      throw new IllegalArgumentException("grpc.bearerToken: expected a token or a Gatling EL such as \"#{token}\", got " + token);
+    }
+    var expression = Expressions.toStringExpression(token);
+    return callCredentials(
+        session -> {
+          Validation<String> value = expression.apply(session.asScala());
+          if (((Object) value) instanceof Failure failure) {
+            throw new IllegalArgumentException("grpc.bearerToken could not be resolved: " + failure.message());
+          }
+          return Map.of("authorization", "Bearer " + ((Success<String>) value).value());
+        });
   }
 
   private GrpcProtocolBuilder withOptions(GrpcChannelOptions options) {

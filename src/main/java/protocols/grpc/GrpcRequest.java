@@ -28,10 +28,7 @@ public final class GrpcRequest {
    * {@code .message(...)}.
    */
   public GrpcMethodRequestBuilder method(String fullMethodName) {
-    if (fullMethodName == null || !fullMethodName.matches("[^/]+/[^/]+")) {
-      throw new IllegalArgumentException(
-          "grpc(\"" + requestName + "\").method: expected a full method name package.Service/Method, got " + fullMethodName);
-    }
+    requireFullName(fullMethodName, "method");
     return new GrpcMethodRequestBuilder(
         RpcRequestBuilder.Common.named(requestName), fullMethodName, GrpcMetadata.NONE);
   }
@@ -49,6 +46,36 @@ public final class GrpcRequest {
   /** A bidirectional stream: {@code start()}, then messages both ways. */
   public <Req, Res> GrpcStreamBuilder<Req, Res> bidiStream(MethodDescriptor<Req, Res> method) {
     return stream(method, MethodType.BIDI_STREAMING, StreamKind.BIDI_STREAM);
+  }
+
+  /**
+   * A server stream of a method named by its full name ({@code "routeguide.RouteGuide/ListFeatures"}),
+   * typed by the protocol's schema: {@code send(json)} opens it; every reply is a {@code DynamicMessage}.
+   */
+  public GrpcMethodStreamBuilder serverStream(String fullMethodName) {
+    return named(fullMethodName, StreamKind.SERVER_STREAM);
+  }
+
+  /** A client stream of a method named by its full name, typed by the protocol's schema. */
+  public GrpcMethodStreamBuilder clientStream(String fullMethodName) {
+    return named(fullMethodName, StreamKind.CLIENT_STREAM);
+  }
+
+  /** A bidirectional stream of a method named by its full name, typed by the protocol's schema. */
+  public GrpcMethodStreamBuilder bidiStream(String fullMethodName) {
+    return named(fullMethodName, StreamKind.BIDI_STREAM);
+  }
+
+  private GrpcMethodStreamBuilder named(String fullMethodName, StreamKind kind) {
+    requireFullName(fullMethodName, kind.dslName());
+    return new GrpcMethodStreamBuilder(RpcStreamBuilder.Spec.named(requestName, kind), fullMethodName, GrpcMetadata.NONE);
+  }
+
+  private void requireFullName(String fullMethodName, String verb) {
+    if (fullMethodName == null || !fullMethodName.matches("[^/]+/[^/]+")) {
+      throw new IllegalArgumentException(
+          "grpc(\"" + requestName + "\")." + verb + ": expected a full method name package.Service/Method, got " + fullMethodName);
+    }
   }
 
   private <Req, Res> GrpcStreamBuilder<Req, Res> stream(

@@ -51,6 +51,12 @@ public final class GrpcStreamBuilder<Req, Res>
 
   @Override
   protected RpcStreamOpener<ManagedChannel, Req, Res> opener(GrpcProtocol protocol) {
+    return opener(method, headers, protocol);
+  }
+
+  /** Opens streams of {@code method}; shared with streams of methods named without stubs. */
+  static <Req, Res> RpcStreamOpener<ManagedChannel, Req, Res> opener(
+      MethodDescriptor<Req, Res> method, GrpcMetadata headers, GrpcProtocol protocol) {
     GrpcMetadata.Resolver metadata = headers.resolver(protocol);
     return (channel, context, listener) ->
         GrpcStream.start(

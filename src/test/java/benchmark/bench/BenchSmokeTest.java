@@ -95,4 +95,19 @@ class BenchSmokeTest {
     }
     assertFalse(table.contains("wrote no"), table);
   }
+
+  @Test
+  void stubFreeComparesCallsWithoutStubsWithStubsAndGhz() throws Exception {
+    Path results = SystemProperties.with(
+        Map.of("level", "5", "connections", "1", "pairs", "1", "warmup", "1", "hold", "2", "out", out.toString()),
+        StubFree::execute);
+
+    String table = Files.readString(results.resolve("stubfree.md"));
+    JsonNode round = new ObjectMapper().readTree(results.resolve("stubfree.json").toFile()).get(0);
+    for (String side : List.of("stubsThroughput", "stubFreeThroughput", "ghzThroughput")) {
+      assertTrue(round.get(side).asDouble() > 0, side + " is nothing:\n" + table);
+    }
+    assertTrue(round.get("stubFreeCpuPerCall").asDouble() > 0, table);
+    assertFalse(table.contains("wrote no") || table.contains("KO:"), table);
+  }
 }

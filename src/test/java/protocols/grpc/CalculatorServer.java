@@ -1,6 +1,7 @@
 package protocols.grpc;
 
 import calculator.pb.CalculatorGrpc;
+import calculator.pb.CounterGrpc;
 import calculator.pb.Operands;
 import calculator.pb.Result;
 import com.google.protobuf.ByteString;
@@ -32,6 +33,8 @@ final class CalculatorServer implements AutoCloseable {
       Metadata.Key.of("x-tenant", Metadata.ASCII_STRING_MARSHALLER);
   private static final Metadata.Key<String> ENCODING =
       Metadata.Key.of("grpc-encoding", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Metadata.Key<String> AUTHORIZATION =
+      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   private static final Context.Key<String> TENANT_IN_CONTEXT = Context.key("tenant");
 
   private final Server server;
@@ -40,15 +43,22 @@ final class CalculatorServer implements AutoCloseable {
   /** Calls received, and the grpc-encoding (compression) of the last one. */
   final AtomicInteger calls = new AtomicInteger();
   volatile String lastEncoding;
+  /** Calls without exactly this authorization header are refused UNAUTHENTICATED; null: none needed. */
+  private volatile String requiredAuthorization;
 
   private CalculatorServer(boolean tls) throws Exception {
     this(tls ? GrpcSslContexts.forServer(resource("tls/server.pem"), resource("tls/server.key")).build() : null);
   }
 
   private CalculatorServer(SslContext tls) throws Exception {
+    this(tls, new InetSocketAddress("127.0.0.1", 0));
+  }
+
+  private CalculatorServer(SslContext tls, InetSocketAddress address) throws Exception {
     NettyServerBuilder builder =
-        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-            .addService(ServerInterceptors.intercept(new Calculator(), new TenantInterceptor()));
+        NettyServerBuilder.forAddress(address)
+            .addService(ServerInterceptors.intercept(new Calculator(), new TenantInterceptor()))
+            .addService(ServerInterceptors.intercept(new Counter(), new TenantInterceptor()));
     if (tls != null) {
       builder.sslContext(tls);
     }
@@ -61,8 +71,20 @@ final class CalculatorServer implements AutoCloseable {
         GrpcSslContexts.forServer(certificate, key).trustManager(ca).clientAuth(ClientAuth.REQUIRE).build());
   }
 
+  /** A plaintext server on a given address and port (two replicas on one port, say). */
+  static CalculatorServer plaintext(String host, int port) throws Exception {
+    return new CalculatorServer(null, new InetSocketAddress(host, port));
+  }
+
   static CalculatorServer plaintext() throws Exception {
     return new CalculatorServer(false);
+  }
+
+  /** A server that answers only calls whose {@code authorization} header is {@code authorization}. */
+  static CalculatorServer requiringAuthorization(String authorization) throws Exception {
+    CalculatorServer server = new CalculatorServer(false);
+    server.requiredAuthorization = authorization;
+    return server;
   }
 
   static CalculatorServer tls() throws Exception {
@@ -71,6 +93,10 @@ final class CalculatorServer implements AutoCloseable {
 
   static File resource(String name) {
     return new File(CalculatorServer.class.getClassLoader().getResource(name).getFile());
+  }
+
+  int port() {
+    return server.getPort();
   }
 
   String target() {
@@ -115,12 +141,30 @@ final class CalculatorServer implements AutoCloseable {
     }
   }
 
+  /** Count(a): the values 1 to a, one message each. */
+  private static final class Counter extends CounterGrpc.CounterImplBase {
+    @Override
+    public void count(Operands request, StreamObserver<Result> responses) {
+      for (long i = 1; i <= request.getA(); i++) {
+        responses.onNext(Result.newBuilder().setValue(i).build());
+      }
+      responses.onCompleted();
+    }
+  }
+
   private final class TenantInterceptor implements ServerInterceptor {
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(
         ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
       calls.incrementAndGet();
       lastEncoding = headers.get(ENCODING);
+      String required = requiredAuthorization;
+      if (required != null && !required.equals(headers.get(AUTHORIZATION))) {
+        call.close(
+            Status.UNAUTHENTICATED.withDescription("expected authorization '" + required + "', got '" + headers.get(AUTHORIZATION) + "'"),
+            new Metadata());
+        return new ServerCall.Listener<>() {};
+      }
       Iterable<String> tenants = headers.getAll(TENANT);
       String tenant = tenants == null ? null : String.join(",", tenants);
       return Contexts.interceptCall(Context.current().withValue(TENANT_IN_CONTEXT, tenant), call, headers, next);

@@ -1,9 +1,7 @@
 package protocols.rpcx.interop;
 
 import benchmark.bench.Go;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,17 +9,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import protocols.core.HostAndPort;
+import protocols.testkit.ServerProcess;
 
 /**
  * The Go programs of interop/rpcx (built on rpcx's own Go code), built by {@link Go} once per test JVM
  * and run as processes on loopback. Every process is bounded in time and killed by its owner.
  */
 final class GoPrograms {
-
-  private static final Pattern LISTENING = Pattern.compile("listening on (\\S+)");
 
   private GoPrograms() {}
 
@@ -32,49 +27,19 @@ final class GoPrograms {
 
   /** The Go rpcx benchmark server, listening on a free loopback port. */
   static final class Server implements AutoCloseable {
-    final Process process;
+    private final ServerProcess server;
     final HostAndPort address;
-    private final StringBuffer output = new StringBuffer();
 
     Server(String... extraArgs) throws Exception {
       List<String> command = new ArrayList<>(List.of(build().resolve("rpcx-benchmark-server").toString(), "-addr", "127.0.0.1:0"));
       command.addAll(List.of(extraArgs));
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      CompletableFuture<HostAndPort> listening = new CompletableFuture<>();
-      Thread reader =
-          new Thread(
-              () -> {
-                try (BufferedReader lines =
-                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                  for (String line; (line = lines.readLine()) != null; ) {
-                    output.append(line).append('\n');
-                    Matcher m = LISTENING.matcher(line);
-                    if (m.find()) {
-                      listening.complete(HostAndPort.parse(m.group(1), "the Go server's address"));
-                    }
-                  }
-                } catch (IOException e) {
-                  // the process ended
-                }
-                listening.completeExceptionally(new AssertionError("the Go server ended: " + output));
-              },
-              "go-rpcx-server-output");
-      reader.setDaemon(true);
-      reader.start();
-      try {
-        address = listening.get(20, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        close();
-        throw new AssertionError("the Go rpcx server did not report listening within 20 s: " + output, e);
-      }
+      server = ServerProcess.printingListening("the Go rpcx server", command);
+      address = server.address;
     }
 
     @Override
     public void close() throws InterruptedException {
-      process.destroy();
-      if (!process.waitFor(5, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-      }
+      server.close();
     }
   }
 

@@ -1,18 +1,13 @@
 package protocols.thrift.interop;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import protocols.core.HostAndPort;
+import protocols.testkit.ServerProcess;
 
 /**
  * Python's Thrift library (PyPI {@code thrift}, in a venv under target/) and the Python code of
@@ -28,7 +23,6 @@ final class PythonThrift {
   private static final Path GENERATED = Path.of("target", "python-thrift-gen");
   private static final Path IDL = Path.of("src", "test", "thrift", "calculator.thrift");
   private static final Path SERVER = Path.of("src", "test", "python", "thrift_calculator_server.py");
-  private static final Pattern LISTENING = Pattern.compile("listening on (\\S+)");
   private static boolean ready;
 
   private PythonThrift() {}
@@ -70,9 +64,8 @@ final class PythonThrift {
 
   /** The Calculator on Python's TThreadedServer: {@code transport} framed|buffered, {@code protocol} binary|compact. */
   static final class Server implements AutoCloseable {
-    final Process process;
+    private final ServerProcess server;
     final HostAndPort address;
-    private final StringBuffer output = new StringBuffer();
 
     Server(String transport, String protocol, String multiplexed) throws Exception {
       prepare();
@@ -88,47 +81,18 @@ final class PythonThrift {
       if (multiplexed != null) {
         command.addAll(List.of("--multiplexed", multiplexed));
       }
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      CompletableFuture<HostAndPort> listening = new CompletableFuture<>();
-      Thread reader =
-          new Thread(
-              () -> {
-                try (BufferedReader lines =
-                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                  for (String line; (line = lines.readLine()) != null; ) {
-                    output.append(line).append('\n');
-                    Matcher m = LISTENING.matcher(line);
-                    if (m.find()) {
-                      listening.complete(HostAndPort.parse(m.group(1), "the Python server's address"));
-                    }
-                  }
-                } catch (IOException e) {
-                  // the process ended
-                }
-                listening.completeExceptionally(new AssertionError("the Python server ended: " + output));
-              },
-              "python-thrift-server-output");
-      reader.setDaemon(true);
-      reader.start();
-      try {
-        address = listening.get(20, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        close();
-        throw new AssertionError("the Python Thrift server did not report listening within 20 s: " + output, e);
-      }
+      server = ServerProcess.printingListening("the Python Thrift server", command);
+      address = server.address;
     }
 
     /** What the server printed (Python logs its handler's and protocol errors). */
     String output() {
-      return output.toString();
+      return server.output();
     }
 
     @Override
     public void close() throws InterruptedException {
-      process.destroy();
-      if (!process.waitFor(5, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-      }
+      server.close();
     }
   }
 }
