@@ -17,6 +17,10 @@ public interface BenchmarkServer extends AutoCloseable {
             new Thread(
                 () -> {
                   try {
+                    String lateness = ServiceTime.latenessSummary();
+                    if (lateness != null) {
+                      System.out.println(lateness);
+                    }
                     server.close();
                   } catch (Exception e) {
                     System.err.println("stopping the server failed: " + e);

@@ -14,10 +14,26 @@ import java.util.Properties;
  * <p>It is also the schedule: the n-th call's intended send time follows from the steps alone, as
  * Gatling's open injection spaces its users ({@code rampUsersPerSec}, {@code constantUsersPerSec}).
  */
-public record RateSettings(List<Integer> rates, Duration ramp, Duration hold, Duration warmup) {
+public record RateSettings(List<Integer> rates, Duration ramp, Duration hold, Duration warmup, double share) {
 
   public RateSettings {
     rates = List.copyOf(rates);
+    if (!(share > 0 && share <= 1)) {
+      throw new IllegalArgumentException("rate share " + share + ": expected a fraction above 0, at most 1");
+    }
+  }
+
+  /** The whole rate, on one injector. */
+  public RateSettings(List<Integer> rates, Duration ramp, Duration hold, Duration warmup) {
+    this(rates, ramp, hold, warmup, 1);
+  }
+
+  /**
+   * Injector i's part of the schedule ({@code -Dinjectors=N -Dinjector=i}): every step at its share of
+   * the rate ({@link Injectors#shareOfRate}), so that N injectors together send the configured rates.
+   */
+  public RateSettings sharedBy(Injectors injectors) {
+    return new RateSettings(rates, ramp, hold, warmup, injectors.shareOfRate(1));
   }
 
   public static RateSettings from(Properties properties, LoadSettings load) {
@@ -79,11 +95,12 @@ public record RateSettings(List<Integer> rates, Duration ramp, Duration hold, Du
     double previous = 0;
     boolean first = true;
     for (int rate : rates) {
+      double here = rate * share;
       if (!ramp.isZero()) {
-        segments.add(new Segment(previous, rate, ramp));
+        segments.add(new Segment(previous, here, ramp));
       }
-      segments.add(new Segment(rate, rate, first ? hold.plus(warmup) : hold));
-      previous = rate;
+      segments.add(new Segment(here, here, first ? hold.plus(warmup) : hold));
+      previous = here;
       first = false;
     }
     return segments;
@@ -133,7 +150,8 @@ public record RateSettings(List<Integer> rates, Duration ramp, Duration hold, Du
 
   @Override
   public String toString() {
-    return "rates " + rates + " calls/s (open model, one call per user), ramp " + Durations.format(ramp)
+    return "rates " + rates + " calls/s" + (share == 1 ? "" : String.format(java.util.Locale.ROOT, " (%.4g of them here)", share))
+        + " (open model, one call per user), ramp " + Durations.format(ramp)
         + ", hold " + Durations.format(hold) + (warmup.isZero() ? "" : ", warm-up " + Durations.format(warmup));
   }
 }

@@ -32,6 +32,19 @@ class RateSettingsTest {
   }
 
   @Test
+  void anInjectorOfThreeSchedulesAThirdOfEveryStep() {
+    RateSettings whole = of("rates", "300,600", "ramp", "1", "hold", "10");
+    Properties p = new Properties();
+    p.setProperty("injectors", "3");
+    p.setProperty("injector", "2");
+    RateSettings third = whole.sharedBy(Injectors.from(p));
+
+    assertEquals(whole.totalCalls() / 3.0, third.totalCalls(), 1);
+    assertEquals(whole.offsetNanos(300), third.offsetNanos(100), 1e3, "the same schedule, three times as sparse");
+    assertEquals(whole.steps(), third.steps(), "the steps keep their configured rates and windows");
+  }
+
+  @Test
   void aRampFromZeroDueItsCallsAsTheIntegralOfTheRate() {
     // 0 to 100 calls/s over 10 s: 500 calls, the k-th due at sqrt(2 k / 10) s
     RateSettings r = of("rates", "100", "ramp", "10", "hold", "10");

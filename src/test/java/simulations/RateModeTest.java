@@ -3,7 +3,15 @@ package simulations;
 import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import protocols.core.LatencyRecord;
+import protocols.core.report.Merge;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,5 +106,31 @@ class RateModeTest {
         "p99.9 of the order of the 1 s pause: " + p);
     assertEquals(100, p.get("achievedRate").asDouble(), 5, "the injector kept sending through the stalls: " + p);
     assertTrue(c.get("p50").asLong() < 100_000, "the closed model's service time stays low: " + c);
+  }
+
+  @Test
+  void twoInjectorsEachSendHalfTheRateAndTheirMergeTheWhole(@TempDir Path dir) throws Exception {
+    Map<String, String> rate = Map.of("rate", "100", "ramp", "0", "hold", "3", "warmup", "1", "injectors", "2");
+    GatlingRun first = GatlingRun.run(GrpcSimulation.class, with(rate, "injector", "0"));
+    GatlingRun second = GatlingRun.run(GrpcSimulation.class, with(rate, "injector", "1"));
+
+    for (GatlingRun run : List.of(first, second)) {
+      JsonNode say = run.request("Say");
+      assertEquals(150, say.get("count").asDouble(), 2, "half of 100 calls/s for 3 s: " + say);
+      assertEquals(50, say.get("targetRate").asDouble(), 1, say.toString());
+    }
+    Properties merge = new Properties();
+    merge.setProperty("runs", first.runFolder + "," + second.runFolder);
+    merge.setProperty("out", dir.resolve("merged").toString());
+    Merge.execute(merge, new PrintStream(new ByteArrayOutputStream()));
+    JsonNode merged = new ObjectMapper().readTree(dir.resolve("merged").resolve(LatencyRecord.SUMMARY_FILE).toFile());
+    assertEquals(first.request("Say").get("count").asLong() + second.request("Say").get("count").asLong(),
+        merged.path("requests").path("Say").path("count").asLong(), "together they sent the configured rate: " + merged);
+  }
+
+  private static Map<String, String> with(Map<String, String> properties, String key, String value) {
+    Map<String, String> all = new HashMap<>(properties);
+    all.put(key, value);
+    return all;
   }
 }

@@ -2,14 +2,18 @@ package simulations;
 
 import static io.gatling.javaapi.core.CoreDsl.*;
 
+import benchmark.Injectors;
 import benchmark.RateSettings;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import protocols.core.Durations;
 import protocols.core.IntendedSend;
 import protocols.core.report.RunEnd;
 
@@ -27,26 +31,41 @@ public final class RateSteps {
   private static final String NO_SLOT_LEFT = "rateNoSlotLeft";
 
   private final RateSettings rates;
+  private final RateSettings whole;
+  private final Injectors injectors;
   private final AtomicLong calls = new AtomicLong();
   private volatile long startNanos;
+  private volatile String scenarioName;
+  private volatile String simulation;
   private volatile long warmupEndNanos = Long.MIN_VALUE;
 
   public RateSteps(RateSettings rates) {
+    this(rates, Injectors.fromSystemProperties());
+  }
+
+  /** With {@code -Dinjectors=N -Dinjector=i}: this injector's share of every rate, from {@code -DstartAt} when set. */
+  public RateSteps(RateSettings rates, Injectors injectors) {
     if (rates.hold().isZero()) {
       throw new IllegalArgumentException("-Dhold=0: expected a positive duration, for example 25s");
     }
-    this.rates = rates;
+    this.whole = rates;
+    this.rates = rates.sharedBy(injectors);
+    this.injectors = injectors;
   }
 
   /** The schedule starts with its first user, when Gatling's injection starts (as the staircase's clock). */
   private synchronized long start() {
     if (startNanos == 0) {
-      long now = System.nanoTime();
       long nowMillis = System.currentTimeMillis();
+      // with -DstartAt, every injector's schedule starts at that instant, however late its first user came
+      long now = System.nanoTime() - (injectors.startAt() == null ? 0 : (nowMillis - injectors.startAt().toEpochMilli()) * 1_000_000);
+      nowMillis = injectors.startAt() == null ? nowMillis : injectors.startAt().toEpochMilli();
       warmupEndNanos = rates.warmup().isZero() ? Long.MIN_VALUE : now + rates.ramp().plus(rates.warmup()).toNanos();
       for (RateSettings.Step step : rates.steps()) {
-        RunEnd.level(step.rate() + " calls/s", nowMillis + step.fromNanos() / 1_000_000, nowMillis + step.toNanos() / 1_000_000);
+        RunEnd.level(step.rate() + " calls/s" + (injectors.alone() ? "" : " (" + injectors.shareOfRate(step.rate()) + " here)"),
+            nowMillis + step.fromNanos() / 1_000_000, nowMillis + step.toNanos() / 1_000_000);
       }
+      RunEnd.run(describe(nowMillis));
       startNanos = now;
     }
     return startNanos;
@@ -59,6 +78,8 @@ public final class RateSteps {
    * its next sends go late).
    */
   public PopulationBuilder population(String scenarioName, ChainBuilder call) {
+    this.scenarioName = scenarioName;
+    this.simulation = Staircase.simulationClass();
     String pacing = System.getProperty("pacing", "open");
     if (pacing.equals("paced")) {
       int pool = Integer.getInteger("pool", 100);
@@ -77,6 +98,32 @@ public final class RateSteps {
     return scenario(scenarioName).exec(this::nextSlot).exec(call).injectOpen(steps());
   }
 
+  /** run.json, as the staircase writes it: which part of which load this run was, for exec:java@merge. */
+  private Map<String, Object> describe(long startMillis) {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("simulation", simulation);
+    run.put("scenario", scenarioName);
+    run.put("injector", injectors.index());
+    run.put("injectors", injectors.count());
+    run.put("startAt", injectors.startAt() == null ? null : injectors.startAt().toString());
+    run.put("startMillis", startMillis);
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("rates", whole.rates());
+    s.put("ramp", Durations.format(whole.ramp()));
+    s.put("hold", Durations.format(whole.hold()));
+    s.put("warmup", Durations.format(whole.warmup()));
+    s.put("pacing", System.getProperty("pacing", "open"));
+    run.put("settings", s);
+    run.put("shares", whole.rates().stream().map(injectors::shareOfRate).toList());
+    run.put("warmupMillis", whole.warmup().toMillis());
+    List<Map<String, Object>> levels = new ArrayList<>();
+    for (RateSettings.Step step : whole.steps()) {
+      levels.add(Map.of("label", step.rate() + " calls/s", "from", startMillis + step.fromNanos() / 1_000_000, "to", startMillis + step.toNanos() / 1_000_000));
+    }
+    run.put("levels", levels);
+    return run;
+  }
+
   private io.gatling.javaapi.core.Session nextSlot(io.gatling.javaapi.core.Session session) {
     long t0 = startNanos != 0 ? startNanos : start();
     long n = calls.getAndIncrement();
@@ -89,6 +136,9 @@ public final class RateSteps {
 
   private OpenInjectionStep[] steps() {
     List<OpenInjectionStep> steps = new ArrayList<>();
+    if (injectors.startAt() != null) {
+      steps.add(nothingFor(Duration.ofMillis(Math.max(0, injectors.startAt().toEpochMilli() - System.currentTimeMillis()))));
+    }
     for (RateSettings.Segment s : rates.segments()) {
       steps.add(s.from() == s.to()
           ? constantUsersPerSec(s.from()).during(s.duration())

@@ -190,7 +190,7 @@ public final class Staircase {
   }
 
   /** The outermost simulation constructor on the stack: the concrete simulation building this staircase. */
-  private static String simulationClass() {
+  static String simulationClass() {
     return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
         .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass)
             .filter(io.gatling.javaapi.core.Simulation.class::isAssignableFrom)

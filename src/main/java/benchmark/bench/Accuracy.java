@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
 /**
  * How close the reported latency is to the truth: against a server that answers every call after a
  * fixed service time (default 10 ms), the reported median and p99 minus that time, from Gatling's report
- * (whole milliseconds) and from the microsecond record.
+ * (whole milliseconds), from the microsecond record, and from the bare client loop on the same server
+ * (same users, one connection each, same duration): what is left above the service time in the bare
+ * loop is the server's and the machine's, what the record adds to it is the injector's own error.
  *
  * <pre>mvn test-compile exec:java@accuracy -Dframeworks=grpc -DserviceTime=10ms -Dlevel=100</pre>
  */
@@ -27,7 +29,8 @@ public final class Accuracy {
   private static final Pattern PERCENTILE =
       Pattern.compile("> response time (50|99)th percentile \\(ms\\)\\s*\\|\\s*([\\d,]+)");
 
-  public record Row(String framework, int level, long gatlingP50Ms, long gatlingP99Ms, long recordP50Us, long recordP99Us, long serviceTimeUs, String problem) {}
+  public record Row(String framework, int level, long gatlingP50Ms, long gatlingP99Ms, long recordP50Us, long recordP99Us,
+      long bareP50Us, long bareP99Us, long serviceTimeUs, String problem) {}
 
   public static void main(String[] args) throws Exception {
     execute();
@@ -49,22 +52,43 @@ public final class Accuracy {
               List.of("-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0", "-Dhold=" + hold.toMillis() + "ms", "-Dconnections=per-user"),
               framework.simulationClass(), dir.resolve("gatling"), dir.resolve("gatling.log"));
           Jvms.await(gatling, hold.plusSeconds(180));
+          // the bare client loop on the same server, users and connections: what the library alone measures
+          Process bare = jvms.start(List.of("-Xmx2g"), "benchmark.bare.BareLoopMain",
+              List.of(framework.id(), target.toString(), String.valueOf(level), "per-user", "0ms", hold.toMillis() + "ms",
+                  dir.resolve("bare.json").toString()),
+              dir.resolve("bare.log"));
+          Jvms.await(bare, hold.plusSeconds(180));
           return row(framework.id(), level, serviceTime, dir);
         },
-        (framework, reason) -> new Row(framework.id(), level, 0, 0, 0, 0, serviceTime.toNanos() / 1000, reason));
+        (framework, reason) -> new Row(framework.id(), level, 0, 0, 0, 0, 0, 0, serviceTime.toNanos() / 1000, reason));
     new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(out.resolve("accuracy.json").toFile(), rows);
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
         "Server service time %s, %d concurrent users, %s, one connection per user; reported minus service time.%n%n"
-            + "| framework | Gatling p50 − service (ms) | Gatling p99 − service (ms) | record p50 − service (µs) | record p99 − service (µs) |%n|---|---|---|---|---|%n",
+            + "| framework | Gatling p50 − service (ms) | Gatling p99 − service (ms) | record p50 − service (µs) | record p99 − service (µs)"
+            + " | bare loop p50 − service (µs) | bare loop p99 − service (µs) | injector's own p50 error: record − bare (µs)"
+            + " | server's own view: replies late past their due time, p50 / p99 (µs) |%n|---|---|---|---|---|---|---|---|---|%n",
         Durations.format(serviceTime), level, Durations.format(hold)));
     long st = serviceTime.toNanos() / 1000;
     for (Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d |%s%n", r.framework(), r.gatlingP50Ms() - st / 1000,
-          r.gatlingP99Ms() - st / 1000, r.recordP50Us() - st, r.recordP99Us() - st, r.problem() == null ? "" : " " + r.problem()));
+      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %s |%s%n", r.framework(), r.gatlingP50Ms() - st / 1000,
+          r.gatlingP99Ms() - st / 1000, r.recordP50Us() - st, r.recordP99Us() - st, r.bareP50Us() - st, r.bareP99Us() - st,
+          r.recordP50Us() - r.bareP50Us(), serverLateness(out.resolve(r.framework()).resolve("server.log")), r.problem() == null ? "" : " " + r.problem()));
     }
     Files.writeString(out.resolve("accuracy.md"), md.toString());
     System.out.println(md);
     return out;
+  }
+
+  private static final Pattern LATENESS = Pattern.compile("went late by p50 (\\d+) µs, p99 (\\d+) µs");
+
+  /** What the server printed when stopped ({@code ServiceTime.latenessSummary}): its Gatling and bare-loop replies together. */
+  static String serverLateness(Path serverLog) {
+    try {
+      Matcher m = LATENESS.matcher(Files.readString(serverLog));
+      return m.find() ? m.group(1) + " / " + m.group(2) : "–";
+    } catch (IOException e) {
+      return "–";
+    }
   }
 
   static Row row(String id, int level, Duration serviceTime, Path dir) throws IOException {
@@ -79,7 +103,10 @@ public final class Accuracy {
       }
     }
     JsonNode say = GatlingResults.measured(GatlingResults.newestRun(dir.resolve("gatling")));
+    JsonNode bare = GatlingResults.measuredIn(dir.resolve("bare.json"));
+    String problem = say == null ? "no record" + Jvms.tail(dir.resolve("gatling.log"))
+        : bare == null ? "bare loop wrote no result" + Jvms.tail(dir.resolve("bare.log")) : null;
     return new Row(id, level, p50, p99, say == null ? 0 : say.get("p50").asLong(), say == null ? 0 : say.get("p99").asLong(),
-        serviceTime.toNanos() / 1000, say == null ? "no record" + Jvms.tail(dir.resolve("gatling.log")) : null);
+        bare == null ? 0 : bare.get("p50").asLong(), bare == null ? 0 : bare.get("p99").asLong(), serviceTime.toNanos() / 1000, problem);
   }
 }

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import protocols.core.Durations;
 import protocols.core.HostAndPort;
 import protocols.core.report.Merge;
 import protocols.core.report.RunEnd;
@@ -56,8 +57,11 @@ public final class Matrix {
   /** Runs the matrix and writes its report; 0 when every cell passed and nothing regressed. */
   public static int execute(MatrixSettings settings) throws Exception {
     Matrix matrix = new Matrix(settings, new Jvms());
+    if (settings.saturation() != null) {
+      return matrix.saturation();
+    }
     List<Cell> cells = matrix.run();
-    Path results = matrix.writeResults(cells);
+    Path results = matrix.writeResults(cells, List.of());
     int regressions = Report.write(results, settings.baseline(), settings.gate());
     long failed = cells.stream().filter(c -> !c.passed()).count();
     System.out.println("Comparison report: " + results.resolveSibling("report.html").toAbsolutePath());
@@ -65,6 +69,134 @@ public final class Matrix {
       System.err.println(failed + " of " + cells.size() + " cells failed: see the report");
     }
     return failed > 0 || regressions > 0 ? 1 : 0;
+  }
+
+  /** The sweep of every framework, its curve and knee in the report; 0 unless a step could not run at all. */
+  private int saturation() throws Exception {
+    Files.createDirectories(settings.out());
+    List<SweepStep> steps = new ArrayList<>();
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    for (Framework framework : settings.frameworks()) {
+      if (!framework.available(loader)) {
+        steps.add(SweepStep.failed(framework.id(), settings.saturation().startRate(), "not available in this build (no " + framework.simulationClass() + ")", null));
+        continue;
+      }
+      onServer(framework, (target, dir) -> steps.addAll(sweep(framework, target, dir)),
+          reason -> steps.add(SweepStep.failed(framework.id(), settings.saturation().startRate(), reason, null)));
+    }
+    Path results = writeResults(List.of(), steps);
+    Report.write(results, null, "");
+    System.out.println("Comparison report: " + results.resolveSibling("report.html").toAbsolutePath());
+    Report.read(results, "results").knees().forEach(k -> System.out.println("[" + k.framework() + "] highest sustainable rate under "
+        + settings.saturation().percentile() + " " + Durations.format(settings.saturation().slo()) + ": " + k.sustainableRate() + " calls/s"
+        + (k.brokenRate() == null ? " (-DmaxRate reached)" : "; " + k.brokenRate() + " calls/s broke it: " + k.why())));
+    long unrun = steps.stream().filter(s -> s.count() == 0).count();
+    return unrun > 0 ? 1 : 0;
+  }
+
+  /**
+   * Rising rates until one is not sustainable, then {@code refine} bisections (geometric means) between
+   * the last one kept and the lowest one broken.
+   */
+  List<SweepStep> sweep(Framework framework, HostAndPort target, Path dir) throws IOException, InterruptedException {
+    Saturation s = settings.saturation();
+    List<SweepStep> steps = new ArrayList<>();
+    SweepStep kept = null;
+    SweepStep broken = null;
+    for (int rate : s.rates()) {
+      SweepStep step = runStep(framework, rate, target, dir);
+      steps.add(step);
+      if (!step.sustainable()) {
+        broken = step;
+        break;
+      }
+      kept = step;
+    }
+    for (int i = 0; i < s.refine() && kept != null && broken != null; i++) {
+      int rate = (int) Math.round(Math.sqrt((double) kept.rate() * broken.rate()));
+      if (rate <= kept.rate() || rate >= broken.rate()) {
+        break;
+      }
+      SweepStep step = runStep(framework, rate, target, dir);
+      steps.add(step);
+      if (step.sustainable()) {
+        kept = step;
+      } else {
+        broken = step;
+      }
+    }
+    return steps;
+  }
+
+  private SweepStep runStep(Framework framework, int rate, HostAndPort target, Path parent) throws IOException, InterruptedException {
+    Path dir = parent.resolve(rate + "-per-s");
+    Files.createDirectories(dir);
+    Path log = dir.resolve("gatling.log");
+    System.out.println("[" + framework.label() + "] " + rate + " calls/s against " + target);
+    List<String> properties = new ArrayList<>(List.of(
+        "-Dtarget=" + target, "-Drate=" + rate, "-Dramp=0",
+        "-Dwarmup=" + settings.warmup().toMillis() + "ms", "-Dhold=" + settings.hold().toMillis() + "ms"));
+    if (settings.connections() != null) {
+      properties.add("-Dconnections=" + settings.connections());
+    }
+    Process gatling = jvms.startGatling(settings.heap(), properties, framework.simulationClass(), dir, log);
+    Duration limit = settings.warmup().plus(settings.hold()).plusSeconds(180);
+    if (!Jvms.await(gatling, limit)) {
+      return SweepStep.failed(framework.id(), rate, "did not finish within " + limit.toSeconds() + " s" + Jvms.tail(log), null);
+    }
+    Path run = GatlingResults.newestRun(dir);
+    String report = run == null ? null : settings.out().relativize(run.resolve(RunEnd.PAGE)).toString();
+    JsonNode say = GatlingResults.measured(run);
+    if (say == null || !say.has("intended")) {
+      return SweepStep.failed(framework.id(), rate, "no measured calls (exit code " + gatling.exitValue() + ")" + Jvms.tail(log), report);
+    }
+    long ko = say.get("ko").asLong();
+    // a step's KOs (timeouts past the knee) are a verdict, not a crash: its figures still draw the curve
+    String reason = ko > 0 ? ko + " KO; most frequent: " + mostFrequentError(say.path("errors")) : null;
+    JsonNode intended = say.get("intended");
+    SweepStep step = new SweepStep(framework.id(), rate, ko > 0 ? Cell.FAILED : Cell.OK, reason, report,
+        say.get("count").asLong(), ko, say.path("late").asLong(), say.path("achievedRate").asDouble(),
+        say.get("p50").asLong(), say.get("p99").asLong(),
+        intended.get("p50").asLong(), intended.get("p90").asLong(), intended.get("p99").asLong(), intended.get("p999").asLong(),
+        false, null);
+    step = step.judged(settings.saturation().broken(step));
+    System.out.println("[" + framework.label() + "] " + rate + " calls/s: " + (step.sustainable() ? "sustainable" : step.verdict()));
+    return step;
+  }
+
+  @FunctionalInterface
+  private interface OnServer {
+    void run(HostAndPort target, Path dir) throws IOException, InterruptedException;
+  }
+
+  /** The framework's server (its own JVM, or -Dtarget.<id>) for {@code measure}; {@code failed} gets why it did not start. */
+  private void onServer(Framework framework, OnServer measure, java.util.function.Consumer<String> failed)
+      throws IOException, InterruptedException {
+    Path dir = settings.out().resolve(framework.id());
+    Files.createDirectories(dir);
+    HostAndPort remote = settings.targets().get(framework.id());
+    Process server = null;
+    HostAndPort target = remote;
+    try {
+      if (remote == null) {
+        int port = Jvms.freePort();
+        Path log = dir.resolve("server.log");
+        System.out.println("[" + framework.label() + "] starting " + framework.serverMainClass() + " on 127.0.0.1:" + port);
+        List<String> args =
+            new ArrayList<>(List.of("--port", String.valueOf(port), "--service-time", settings.serviceTime().toMillis() + "ms"));
+        args.addAll(settings.serverArgs().get(framework.id()));
+        server = jvms.start(List.of("-Xmx2g"), framework.serverMainClass(), args, log);
+        target = new HostAndPort("127.0.0.1", port);
+        String problem = Jvms.awaitListening(server, target, Duration.ofSeconds(90));
+        if (problem != null) {
+          failed.accept("server did not start: " + problem + Jvms.tail(log));
+          return;
+        }
+      }
+      measure.run(target, dir);
+    } finally {
+      Jvms.stop(server);
+    }
   }
 
   List<Cell> run() throws IOException, InterruptedException {
@@ -84,36 +216,15 @@ public final class Matrix {
   }
 
   private List<Cell> runFramework(Framework framework) throws IOException, InterruptedException {
-    Path dir = settings.out().resolve(framework.id());
-    Files.createDirectories(dir);
-    HostAndPort remote = settings.targets().get(framework.id());
-    Process server = null;
-    HostAndPort target = remote;
     List<Cell> cells = new ArrayList<>();
-    try {
-      if (remote == null) {
-        int port = Jvms.freePort();
-        Path log = dir.resolve("server.log");
-        System.out.println("[" + framework.label() + "] starting " + framework.serverMainClass() + " on 127.0.0.1:" + port);
-        List<String> args =
-            new ArrayList<>(List.of("--port", String.valueOf(port), "--service-time", settings.serviceTime().toMillis() + "ms"));
-        args.addAll(settings.serverArgs().get(framework.id()));
-        server = jvms.start(List.of("-Xmx2g"), framework.serverMainClass(), args, log);
-        target = new HostAndPort("127.0.0.1", port);
-        String problem = Jvms.awaitListening(server, target, Duration.ofSeconds(90));
-        if (problem != null) {
-          String reason = "server did not start: " + problem + Jvms.tail(log);
-          settings.levels().forEach(level -> cells.add(Cell.failed(framework.id(), level, reason, null)));
-          return cells;
-        }
-      }
-      for (int level : settings.levels()) {
-        cells.add(runCell(framework, level, target, dir.resolve(String.valueOf(level))));
-      }
-      return cells;
-    } finally {
-      Jvms.stop(server);
-    }
+    onServer(framework,
+        (target, dir) -> {
+          for (int level : settings.levels()) {
+            cells.add(runCell(framework, level, target, dir.resolve(String.valueOf(level))));
+          }
+        },
+        reason -> settings.levels().forEach(level -> cells.add(Cell.failed(framework.id(), level, reason, null))));
+    return cells;
   }
 
   private Cell runCell(Framework framework, int level, HostAndPort target, Path dir)
@@ -223,9 +334,12 @@ public final class Matrix {
     return properties;
   }
 
-  Path writeResults(List<Cell> cells) throws IOException {
+  Path writeResults(List<Cell> cells, List<SweepStep> sweep) throws IOException {
     Path results = settings.out().resolve("results.json");
-    Results document = new Results(Results.FORMAT, Instant.now().toString(), settings.describe(), Results.describeMachine(), Results.libraryVersions(jvms.classpath()), cells);
+    List<Knee> knees = sweep.stream().map(SweepStep::framework).distinct()
+        .map(f -> Knee.of(f, sweep, settings.saturation().percentile())).toList();
+    Results document = new Results(Results.FORMAT, Instant.now().toString(), settings.describe(), Results.describeMachine(),
+        Results.libraryVersions(jvms.classpath()), cells, sweep, knees);
     JSON.writerWithDefaultPrettyPrinter().writeValue(results.toFile(), document);
     return results;
   }

@@ -32,7 +32,8 @@ public record MatrixSettings(
     String gate,
     String heap,
     int injectors,
-    Duration startDelay) {
+    Duration startDelay,
+    Saturation saturation) {
 
   public static MatrixSettings from(Properties p) {
     List<Framework> frameworks = new ArrayList<>();
@@ -73,7 +74,18 @@ public record MatrixSettings(
         p.getProperty("gate", ""),
         p.getProperty("heap", "2g"),
         injectors(p.getProperty("injectors", "1")),
-        Durations.parse(p.getProperty("startDelay", "30s"), "-DstartDelay"));
+        Durations.parse(p.getProperty("startDelay", "30s"), "-DstartDelay"),
+        saturation(p));
+  }
+
+  /** -Dsaturation runs one injector per step: a merge of several keeps no intended-time figures yet. */
+  private static Saturation saturation(Properties p) {
+    Saturation saturation = Saturation.from(p);
+    if (saturation != null && !p.getProperty("injectors", "1").trim().equals("1")) {
+      throw new IllegalArgumentException("-Dsaturation with -Dinjectors=" + p.getProperty("injectors")
+          + ": expected one injector per step (merging several injectors' runs does not keep the intended-time figures the sweep judges)");
+    }
+    return saturation;
   }
 
   private static int injectors(String text) {
@@ -91,11 +103,20 @@ public record MatrixSettings(
   /** Settings as the report prints them. */
   public Map<String, String> describe() {
     Map<String, String> d = new LinkedHashMap<>();
-    d.put("model", "closed: constant concurrent users per level, each calling again as soon as its reply arrives");
-    d.put("levels", levels.toString());
-    d.put("warm-up per level (excluded)", Durations.format(warmup));
-    d.put("measured per level", Durations.format(hold));
-    d.put("connections", connections == null
+    if (saturation != null) {
+      d.put("model", "open: a fixed call rate per step, one Gatling run each, every call measured from its intended send time too");
+      d.put("saturation sweep", saturation.toString());
+      d.put("warm-up per step (excluded)", Durations.format(warmup));
+      d.put("measured per step", Durations.format(hold));
+    } else {
+      d.put("model", "closed: constant concurrent users per level, each calling again as soon as its reply arrives");
+      d.put("levels", levels.toString());
+      d.put("warm-up per level (excluded)", Durations.format(warmup));
+      d.put("measured per level", Durations.format(hold));
+    }
+    d.put("connections", connections == null && saturation != null
+        ? "each simulation's rate-mode default: " + LoadSettings.RATE_MODE_CONNECTIONS + " shared"
+        : connections == null
         ? "each simulation's default: one per virtual user; Dubbo: 1 shared (Dubbo's own default)"
         : connections.equals("per-user") ? "one per virtual user" : connections + " shared");
     d.put("server service time", Durations.format(serviceTime));

@@ -59,6 +59,9 @@ public final class Report {
     List<String> regressions = baseline == null ? List.of() : regressions(results, baseline, thresholds);
     regressions.forEach(r -> System.err.println("REGRESSION " + r));
     Files.writeString(resultsFile.resolveSibling("results.csv"), csv(results));
+    if (!results.saturation().isEmpty()) {
+      Files.writeString(resultsFile.resolveSibling("saturation.csv"), saturationCsv(results));
+    }
     Files.writeString(resultsFile.resolveSibling("report.html"), html(results, baseline, thresholds.thresholds(), regressions));
     return regressions.size();
   }
@@ -136,12 +139,24 @@ public final class Report {
     return out.toString();
   }
 
+  static String saturationCsv(Results results) {
+    StringBuilder out = new StringBuilder("framework,target_per_s,achieved_per_s,status,count,ko,late,service_p50_us,service_p99_us,"
+        + "intended_p50_us,intended_p90_us,intended_p99_us,intended_p999_us,sustainable,verdict\n");
+    for (SweepStep s : results.saturation()) {
+      out.append(String.format(Locale.ROOT, "%s,%d,%.1f,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%b,%s%n", s.framework(), s.rate(), s.achievedRate(), s.status(),
+          s.count(), s.ko(), s.late(), s.serviceP50(), s.serviceP99(), s.intendedP50(), s.intendedP90(), s.intendedP99(), s.intendedP999(),
+          s.sustainable(), s.verdict() == null ? "" : "\"" + s.verdict().replace("\"", "\"\"") + "\""));
+    }
+    return out.toString();
+  }
+
   static String html(Results results, Results baseline, Map<String, Double> thresholds, List<String> regressions) throws IOException {
     ObjectNode data = JSON.createObjectNode();
     data.set("results", JSON.valueToTree(results));
     ArrayNode frameworks = data.putArray("frameworks");
     for (Framework f : Framework.ALL) {
-      if (results.cells().stream().anyMatch(c -> c.framework().equals(f.id()))) {
+      if (results.cells().stream().anyMatch(c -> c.framework().equals(f.id()))
+          || results.saturation().stream().anyMatch(st -> st.framework().equals(f.id()))) {
         frameworks.addObject().put("id", f.id()).put("label", f.label());
       }
     }

@@ -65,8 +65,10 @@ public final class MotanBenchmarkServer implements BenchmarkServer {
       byte[] reply = BenchmarkMessages.reply(message);
       long waitNanos = ServiceTime.blockingNanos(serviceTimeNanos);
       if (waitNanos > 0) {
+        long due = System.nanoTime() + waitNanos;
         try {
           Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
+          ServiceTime.replied(due);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
