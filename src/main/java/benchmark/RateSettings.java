@@ -37,14 +37,17 @@ public record RateSettings(List<Integer> rates, Duration ramp, Duration hold, Du
   }
 
   public static RateSettings from(Properties properties, LoadSettings load) {
+    return new RateSettings(parseRates(properties), load.ramp(), load.hold(), load.warmup());
+  }
+
+  /** {@code -Drate} or {@code -Drates} as steps (calls/s); empty when neither is set. */
+  public static List<Integer> parseRates(Properties properties) {
     String rate = properties.getProperty("rate");
     String rates = properties.getProperty("rates");
     if (rate != null && rates != null) {
       throw new IllegalArgumentException("-Drate=" + rate + " and -Drates=" + rates + ": expected one of them, not both");
     }
-    List<Integer> steps =
-        rate != null ? parse(rate, "-Drate") : rates != null ? parse(rates, "-Drates") : List.of();
-    return new RateSettings(steps, load.ramp(), load.hold(), load.warmup());
+    return rate != null ? parse(rate, "-Drate") : rates != null ? parse(rates, "-Drates") : List.of();
   }
 
   /** Whether the run is paced by a rate; otherwise it is the closed staircase. */

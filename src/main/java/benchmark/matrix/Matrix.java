@@ -57,8 +57,8 @@ public final class Matrix {
   /** Runs the matrix and writes its report; 0 when every cell passed and nothing regressed. */
   public static int execute(MatrixSettings settings) throws Exception {
     Matrix matrix = new Matrix(settings, new Jvms());
-    if (settings.saturation() != null) {
-      return matrix.saturation();
+    if (settings.rateMode()) {
+      return matrix.rateSteps();
     }
     List<Cell> cells = matrix.run();
     Path results = matrix.writeResults(cells, List.of());
@@ -71,22 +71,34 @@ public final class Matrix {
     return failed > 0 || regressions > 0 ? 1 : 0;
   }
 
-  /** The sweep of every framework, its curve and knee in the report; 0 unless a step could not run at all. */
-  private int saturation() throws Exception {
+  /**
+   * Rate steps per framework (the sweep of -Dsaturation, or every rate of -Drates), their curve, and the
+   * sweep's knee, in the report; 0 unless a step could not run at all (or, for -Drates, failed).
+   */
+  private int rateSteps() throws Exception {
     Files.createDirectories(settings.out());
     List<SweepStep> steps = new ArrayList<>();
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     for (Framework framework : settings.frameworks()) {
       if (!framework.available(loader)) {
-        steps.add(SweepStep.failed(framework.id(), settings.saturation().startRate(), "not available in this build (no " + framework.simulationClass() + ")", null));
+        steps.add(SweepStep.failed(framework.id(), firstRate(), "not available in this build (no " + framework.simulationClass() + ")", null));
         continue;
       }
-      onServer(framework, (target, dir) -> steps.addAll(sweep(framework, target, dir)),
-          reason -> steps.add(SweepStep.failed(framework.id(), settings.saturation().startRate(), reason, null)));
+      onServer(framework, (target, dir) -> steps.addAll(settings.saturation() != null ? sweep(framework, target, dir) : everyRate(framework, target, dir)),
+          reason -> steps.add(SweepStep.failed(framework.id(), firstRate(), reason, null)));
     }
     Path results = writeResults(List.of(), steps);
     Report.write(results, null, "");
     System.out.println("Comparison report: " + results.resolveSibling("report.html").toAbsolutePath());
+    if (settings.saturation() == null) {
+      long failed = steps.stream().filter(s -> !s.sustainable()).count();
+      steps.forEach(s -> System.out.println("[" + s.framework() + "] " + s.rate() + " calls/s: "
+          + (s.sustainable() ? String.format(java.util.Locale.ROOT, "achieved %.0f, response p99 %.3f ms, service p99 %.3f ms", s.achievedRate(), s.intendedP99() / 1000.0, s.serviceP99() / 1000.0) : s.verdict())));
+      if (failed > 0) {
+        System.err.println(failed + " of " + steps.size() + " rate steps failed or were not kept: see the report");
+      }
+      return failed > 0 ? 1 : 0;
+    }
     Report.read(results, "results").knees().forEach(k -> System.out.println("[" + k.framework() + "] highest sustainable rate under "
         + settings.saturation().percentile() + " " + Durations.format(settings.saturation().slo()) + ": " + k.sustainableRate() + " calls/s"
         + (k.brokenRate() == null ? " (-DmaxRate reached)" : "; " + k.brokenRate() + " calls/s broke it: " + k.why())));
@@ -128,6 +140,19 @@ public final class Matrix {
     return steps;
   }
 
+  private int firstRate() {
+    return settings.saturation() != null ? settings.saturation().startRate() : settings.rates().get(0);
+  }
+
+  /** -Drates: every rate, whatever the one before did (a table of figures, not a search). */
+  private List<SweepStep> everyRate(Framework framework, HostAndPort target, Path dir) throws IOException, InterruptedException {
+    List<SweepStep> steps = new ArrayList<>();
+    for (int rate : settings.rates()) {
+      steps.add(runStep(framework, rate, target, dir));
+    }
+    return steps;
+  }
+
   private SweepStep runStep(Framework framework, int rate, HostAndPort target, Path parent) throws IOException, InterruptedException {
     Path dir = parent.resolve(rate + "-per-s");
     Files.createDirectories(dir);
@@ -139,6 +164,7 @@ public final class Matrix {
     if (settings.connections() != null) {
       properties.add("-Dconnections=" + settings.connections());
     }
+    properties.addAll(settings.rateOptions());
     Process gatling = jvms.startGatling(settings.heap(), properties, framework.simulationClass(), dir, log);
     Duration limit = settings.warmup().plus(settings.hold()).plusSeconds(180);
     if (!Jvms.await(gatling, limit)) {
@@ -159,7 +185,7 @@ public final class Matrix {
         say.get("p50").asLong(), say.get("p99").asLong(),
         intended.get("p50").asLong(), intended.get("p90").asLong(), intended.get("p99").asLong(), intended.get("p999").asLong(),
         false, null);
-    step = step.judged(settings.saturation().broken(step));
+    step = step.judged(settings.saturation() != null ? settings.saturation().broken(step) : Saturation.unkept(step));
     System.out.println("[" + framework.label() + "] " + rate + " calls/s: " + (step.sustainable() ? "sustainable" : step.verdict()));
     return step;
   }
@@ -184,6 +210,9 @@ public final class Matrix {
         System.out.println("[" + framework.label() + "] starting " + framework.serverMainClass() + " on 127.0.0.1:" + port);
         List<String> args =
             new ArrayList<>(List.of("--port", String.valueOf(port), "--service-time", settings.serviceTime().toMillis() + "ms"));
+        if (!settings.stall().none()) {
+          args.addAll(List.of("--stall", settings.stall().toString()));
+        }
         args.addAll(settings.serverArgs().get(framework.id()));
         server = jvms.start(List.of("-Xmx2g"), framework.serverMainClass(), args, log);
         target = new HostAndPort("127.0.0.1", port);
@@ -336,7 +365,7 @@ public final class Matrix {
 
   Path writeResults(List<Cell> cells, List<SweepStep> sweep) throws IOException {
     Path results = settings.out().resolve("results.json");
-    List<Knee> knees = sweep.stream().map(SweepStep::framework).distinct()
+    List<Knee> knees = settings.saturation() == null ? List.of() : sweep.stream().map(SweepStep::framework).distinct()
         .map(f -> Knee.of(f, sweep, settings.saturation().percentile())).toList();
     Results document = new Results(Results.FORMAT, Instant.now().toString(), settings.describe(), Results.describeMachine(),
         Results.libraryVersions(jvms.classpath()), cells, sweep, knees);

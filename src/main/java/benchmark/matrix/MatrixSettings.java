@@ -2,6 +2,8 @@ package benchmark.matrix;
 
 import protocols.core.Durations;
 import benchmark.LoadSettings;
+import benchmark.RateSettings;
+import benchmark.Stall;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -33,7 +35,10 @@ public record MatrixSettings(
     String heap,
     int injectors,
     Duration startDelay,
-    Saturation saturation) {
+    Saturation saturation,
+    List<Integer> rates,
+    List<String> rateOptions,
+    Stall stall) {
 
   public static MatrixSettings from(Properties p) {
     List<Framework> frameworks = new ArrayList<>();
@@ -75,7 +80,43 @@ public record MatrixSettings(
         p.getProperty("heap", "2g"),
         injectors(p.getProperty("injectors", "1")),
         Durations.parse(p.getProperty("startDelay", "30s"), "-DstartDelay"),
-        saturation(p));
+        saturation(p),
+        rates(p),
+        rateOptions(p),
+        p.getProperty("stall") == null || p.getProperty("stall").isBlank() ? Stall.NONE : Stall.parse(p.getProperty("stall"), "-Dstall"));
+  }
+
+  /** Whether the cells are rates (-Dsaturation or -Drate/-Drates) rather than concurrency levels. */
+  public boolean rateMode() {
+    return saturation != null || !rates.isEmpty();
+  }
+
+  /**
+   * -Drate/-Drates: each rate one step per framework, as the sweep runs them but every one of them (no SLO,
+   * no stop); one injector per step for the same reason as the sweep.
+   */
+  private static List<Integer> rates(Properties p) {
+    List<Integer> rates = RateSettings.parseRates(p);
+    if (!rates.isEmpty() && p.getProperty("saturation") != null && !p.getProperty("saturation").isBlank()) {
+      throw new IllegalArgumentException("-Dsaturation with -Drate/-Drates: expected one of them (the sweep chooses its own rates from -DstartRate, -DrateFactor, -DmaxRate)");
+    }
+    if (!rates.isEmpty() && !p.getProperty("injectors", "1").trim().equals("1")) {
+      throw new IllegalArgumentException("-Drates with -Dinjectors=" + p.getProperty("injectors")
+          + ": expected one injector per step (merging several injectors' runs does not keep the intended-time figures a rate step reports)");
+    }
+    return rates;
+  }
+
+  /** The rate mode's pacing options, passed to every step as they were given. */
+  private static List<String> rateOptions(Properties p) {
+    List<String> options = new ArrayList<>();
+    for (String key : List.of("pacing", "pool")) {
+      String value = p.getProperty(key);
+      if (value != null && !value.isBlank()) {
+        options.add("-D" + key + "=" + value.trim());
+      }
+    }
+    return List.copyOf(options);
   }
 
   /** -Dsaturation runs one injector per step: a merge of several keeps no intended-time figures yet. */
@@ -103,9 +144,14 @@ public record MatrixSettings(
   /** Settings as the report prints them. */
   public Map<String, String> describe() {
     Map<String, String> d = new LinkedHashMap<>();
-    if (saturation != null) {
+    if (rateMode()) {
       d.put("model", "open: a fixed call rate per step, one Gatling run each, every call measured from its intended send time too");
-      d.put("saturation sweep", saturation.toString());
+      if (saturation != null) {
+        d.put("saturation sweep", saturation.toString());
+      } else {
+        d.put("rates", rates + " calls/s");
+      }
+      rateOptions.forEach(o -> d.put(o.substring(2, o.indexOf('=')), o.substring(o.indexOf('=') + 1)));
       d.put("warm-up per step (excluded)", Durations.format(warmup));
       d.put("measured per step", Durations.format(hold));
     } else {
@@ -114,12 +160,15 @@ public record MatrixSettings(
       d.put("warm-up per level (excluded)", Durations.format(warmup));
       d.put("measured per level", Durations.format(hold));
     }
-    d.put("connections", connections == null && saturation != null
+    d.put("connections", connections == null && rateMode()
         ? "each simulation's rate-mode default: " + LoadSettings.RATE_MODE_CONNECTIONS + " shared"
         : connections == null
         ? "each simulation's default: one per virtual user; Dubbo: 1 shared (Dubbo's own default)"
         : connections.equals("per-user") ? "one per virtual user" : connections + " shared");
     d.put("server service time", Durations.format(serviceTime));
+    if (!stall.none()) {
+      d.put("server stall", "every " + Durations.format(stall.every()) + ", replies wait " + Durations.format(stall.pause()));
+    }
     d.put("server", targets.isEmpty() ? "each framework's benchmark server in its own JVM on this machine (loopback)" : "own JVM, or remote: " + targets);
     d.put("injector JVM heap", heap);
     if (injectors > 1) {

@@ -91,16 +91,25 @@ public record Saturation(String percentile, Duration slo, int startRate, double 
 
   /** Why a step is not sustainable, or null when it is. */
   String broken(SweepStep step) {
-    if (!Cell.OK.equals(step.status())) {
-      return step.reason() == null ? "failed" : step.reason();
-    }
-    if (step.achievedRate() < KEPT_SHARE * step.rate()) {
-      return String.format(Locale.ROOT, "achieved %.0f of %d calls/s", step.achievedRate(), step.rate());
+    String unkept = unkept(step);
+    if (unkept != null) {
+      return unkept;
     }
     long limit = slo.toNanos() / 1000;
     long value = step.intended(percentile);
     if (value > limit) {
       return String.format(Locale.ROOT, "intended %s %.1f ms > %s", percentile, value / 1000.0, Durations.format(slo));
+    }
+    return null;
+  }
+
+  /** Why a step failed or its rate was not kept (any SLO aside), or null. */
+  static String unkept(SweepStep step) {
+    if (!Cell.OK.equals(step.status())) {
+      return step.reason() == null ? "failed" : step.reason();
+    }
+    if (step.achievedRate() < KEPT_SHARE * step.rate()) {
+      return String.format(Locale.ROOT, "achieved %.0f of %d calls/s", step.achievedRate(), step.rate());
     }
     return null;
   }

@@ -82,6 +82,50 @@ class SaturationTest {
   }
 
   @Test
+  void fixedRatesRunEveryRateOnceAndDrawTheirCurveWithoutAKnee() throws Exception {
+    Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        .addService(new HelloGrpc.HelloImplBase() {
+          @Override
+          public void say(BenchmarkMessage request, StreamObserver<BenchmarkMessage> responses) {
+            responses.onNext(BenchmarkMessages.reply(request));
+            responses.onCompleted();
+          }
+        })
+        .build().start();
+    try {
+      Properties p = props("frameworks", "grpc", "target.grpc", "127.0.0.1:" + server.getPort(), "rates", "20,40",
+          "warmup", "3", "hold", "3", "out", out.toString());
+
+      Matrix.execute(MatrixSettings.from(p));
+
+      Results results = Report.read(out.resolve("results.json"), "results");
+      assertEquals(List.of(20, 40), results.saturation().stream().map(SweepStep::rate).toList(), results.saturation().toString());
+      assertTrue(results.saturation().stream().allMatch(st -> st.count() > 0 && st.ko() == 0), "every rate ran, no KO: " + results.saturation());
+      assertTrue(results.knees().isEmpty(), "no SLO, so no knee: " + results.knees());
+      assertEquals("[20, 40] calls/s", results.settings().get("rates"));
+      assertTrue(Files.readString(out.resolve("report.html")).contains("chart-saturation-"), "the curve is drawn");
+    } finally {
+      server.shutdownNow();
+    }
+  }
+
+  @Test
+  void fixedRatesRefuseTheSweepAndSeveralInjectors() {
+    String m = assertThrows(IllegalArgumentException.class, () -> MatrixSettings.from(props("saturation", "p99:50ms", "rates", "100"))).getMessage();
+    assertTrue(m.startsWith("-Dsaturation with -Drate/-Drates: expected one of them"), m);
+    m = assertThrows(IllegalArgumentException.class, () -> MatrixSettings.from(props("rate", "100", "injectors", "2"))).getMessage();
+    assertTrue(m.startsWith("-Drates with -Dinjectors=2: expected one injector per step"), m);
+  }
+
+  @Test
+  void aStallIsPassedToTheServersAndStatedInTheSettings() {
+    MatrixSettings settings = MatrixSettings.from(props("stall", "1s/10s", "rates", "100", "pacing", "paced", "pool", "50"));
+
+    assertEquals("every 10s, replies wait 1s", settings.describe().get("server stall"));
+    assertEquals(List.of("-Dpacing=paced", "-Dpool=50"), settings.rateOptions());
+  }
+
+  @Test
   void ratesRiseGeometricallyUpToTheMaximum() {
     Saturation s = Saturation.from(props("saturation", "p99:50ms", "startRate", "1000", "rateFactor", "2", "maxRate", "10000"));
 
