@@ -125,8 +125,23 @@ public abstract class NettyConnection<K, R, F extends RuntimeException> implemen
   }
 
   /** Whether any reply came on this connection. */
-  protected final boolean anyReply() {
+  public final boolean anyReply() {
     return anyReply;
+  }
+
+  /**
+   * Why the connection is gone without any reply having come on it (it failed to connect, or the
+   * server closed it first), or null: what counts against a {@link ReconnectBackoff}.
+   */
+  public final F failedBeforeAnswering() {
+    if (anyReply) {
+      return null;
+    }
+    F why = closedBecause;
+    if (why == null && connected.isDone() && !connected.isSuccess()) {
+      why = connectFailure(connected.cause());
+    }
+    return why;
   }
 
   /** Whether any call was written on this connection. */
