@@ -55,6 +55,8 @@ final class ClientPool<P, C> implements AutoCloseable {
   private final ReconnectBackoff backoff;
   /** The backoff step each open client's connection attempt belongs to. */
   private final Map<C, Integer> steps = java.util.Collections.synchronizedMap(new IdentityHashMap<>());
+  /** The last attempt a backoff step let through: its first answer ends the backoff for every user. */
+  private volatile C probe;
   private volatile boolean closed;
 
   ClientPool(
@@ -146,10 +148,17 @@ final class ClientPool<P, C> implements AutoCloseable {
 
   /** Opens a client when the reconnect backoff lets it; else throws its {@link ReconnectBackoff.Reconnecting}. */
   private C open(ClientIo io) throws Exception {
+    C last = probe;
+    if (last != null && backoff.holding() && factory.answered(last)) {
+      backoff.answered(); // the step's attempt got through: every user may connect again
+    }
     int step = backoff.beforeAttempt();
     // a client that fails to open is not counted: Dubbo's and Motan's connect (and reconnect) by themselves
     C opened = factory.open(protocol, io);
     steps.put(opened, step);
+    if (step > 0) {
+      probe = opened;
+    }
     return opened;
   }
 
@@ -189,6 +198,7 @@ final class ClientPool<P, C> implements AutoCloseable {
     List<C> all = new ArrayList<>(perUser.values());
     perUser.clear();
     steps.clear();
+    probe = null;
     for (int i = 0; i < shared.length(); i++) {
       C client = shared.getAndSet(i, null);
       if (client != null) {
