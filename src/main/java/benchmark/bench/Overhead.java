@@ -33,6 +33,10 @@ import protocols.core.LatencyRecord;
  * <p>Thrift has two bare loops against the same Gatling runs: {@code thrift}, libthrift's own async
  * client (the baseline), and {@code thrift-netty}, the protocol's Netty client without Gatling.
  *
+ * <p>{@code -Drepeats=N} (default 1) alternates each level's bare loops and Gatling runs N times and
+ * reports the median of each figure, with the lowest and highest Gatling / bare ratio: what to use on a
+ * shared machine, where one pair of runs says little.
+ *
  * Writes {@code overhead.md} and {@code overhead.json} into {@code -Dout} (default bench/results/overhead-<stamp>).
  */
 public final class Overhead {
@@ -45,7 +49,16 @@ public final class Overhead {
       String framework, int level, String connections, double bareThroughput, double gatlingThroughput, double ratio,
       long bareP50, long gatlingP50, long bareP99, long gatlingP99,
       double bareCpuPerCall, double gatlingCpuPerCall,
-      double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem) {}
+      double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem,
+      double ratioMin, double ratioMax, int runs) {
+
+    Row(String framework, int level, String connections, double bareThroughput, double gatlingThroughput, double ratio,
+        long bareP50, long gatlingP50, long bareP99, long gatlingP99, double bareCpuPerCall, double gatlingCpuPerCall,
+        double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem) {
+      this(framework, level, connections, bareThroughput, gatlingThroughput, ratio, bareP50, gatlingP50, bareP99, gatlingP99,
+          bareCpuPerCall, gatlingCpuPerCall, gatlingConsoleRps, gatlingConsoleRpsRecordOff, problem, ratio, ratio, 1);
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     execute();
@@ -62,6 +75,7 @@ public final class Overhead {
     }
     Duration warmup = Durations.parse(System.getProperty("warmup", "5s"), "-Dwarmup");
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
+    int repeats = repeats(System.getProperty("repeats", "1"));
     Path out = Bench.out("overhead");
     Jvms jvms = new Jvms();
     List<Row> rows = new ArrayList<>();
@@ -69,7 +83,13 @@ public final class Overhead {
         (framework, target, dir) -> {
           String connections = connections(framework, connectionsProperty);
           for (int level : levels) {
-            rows.addAll(measure(jvms, framework, target, level, connections, warmup, hold, dir.resolve(String.valueOf(level))));
+            // bare, Gatling, bare, Gatling...: load from other processes disturbs both sides alike
+            List<List<Row>> runs = new ArrayList<>();
+            for (int r = 1; r <= repeats; r++) {
+              Path runDir = dir.resolve(String.valueOf(level));
+              runs.add(measure(jvms, framework, target, level, connections, warmup, hold, repeats == 1 ? runDir : runDir.resolve("run" + r)));
+            }
+            rows.addAll(medians(runs));
           }
           return framework.id() + " measured";
         },
@@ -83,6 +103,47 @@ public final class Overhead {
     Files.writeString(out.resolve("overhead.md"), markdown(rows, warmup, hold));
     System.out.println(Files.readString(out.resolve("overhead.md")));
     return out;
+  }
+
+  /** {@code -Drepeats}: how many times each level's bare loops and Gatling runs alternate. */
+  static int repeats(String text) {
+    try {
+      int n = Integer.parseInt(text.trim());
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException("-Drepeats=" + text + ": expected a whole number of at least 1");
+  }
+
+  /** Per bare loop, the median of each figure over the runs, and the lowest and highest ratio. */
+  static List<Row> medians(List<List<Row>> runs) {
+    if (runs.size() == 1) {
+      return runs.get(0);
+    }
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < runs.get(0).size(); i++) {
+      int at = i;
+      List<Row> same = runs.stream().map(run -> run.get(at)).toList();
+      Row first = same.get(0);
+      java.util.function.Function<java.util.function.ToDoubleFunction<Row>, Double> median = f -> {
+        double[] v = same.stream().mapToDouble(f).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+      };
+      String problems = same.stream().map(Row::problem).filter(java.util.Objects::nonNull).distinct()
+          .reduce((a, b) -> a + "; " + b).orElse(null);
+      rows.add(new Row(first.framework(), first.level(), first.connections(),
+          median.apply(Row::bareThroughput), median.apply(Row::gatlingThroughput), median.apply(Row::ratio),
+          Math.round(median.apply(Row::bareP50)), Math.round(median.apply(Row::gatlingP50)),
+          Math.round(median.apply(Row::bareP99)), Math.round(median.apply(Row::gatlingP99)),
+          median.apply(Row::bareCpuPerCall), median.apply(Row::gatlingCpuPerCall),
+          median.apply(Row::gatlingConsoleRps), median.apply(Row::gatlingConsoleRpsRecordOff), problems,
+          same.stream().mapToDouble(Row::ratio).min().orElse(0), same.stream().mapToDouble(Row::ratio).max().orElse(0),
+          same.size()));
+    }
+    return rows;
   }
 
   /** {@code -Dconnections} if given; else one per user for Thrift, whose connections carry one call at a time, and 4 shared for the others. */
@@ -170,8 +231,10 @@ public final class Overhead {
         + " | injector CPU µs/call bare / Gatling | record on / off (Gatling rps) |\n");
     md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %.0f | %.0f | **%.2f** | %d | %d | %d | %d | %.1f / %.1f | %.2f |%s%n",
-          r.framework(), r.level(), r.connections(), r.bareThroughput(), r.gatlingThroughput(), r.ratio(), r.bareP50(), r.gatlingP50(),
+      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %.0f | %.0f | **%.2f**%s | %d | %d | %d | %d | %.1f / %.1f | %.2f |%s%n",
+          r.framework(), r.level(), r.connections(), r.bareThroughput(), r.gatlingThroughput(), r.ratio(),
+          r.runs() > 1 ? String.format(Locale.ROOT, " (%.2f–%.2f, median of %d)", r.ratioMin(), r.ratioMax(), r.runs()) : "",
+          r.bareP50(), r.gatlingP50(),
           r.bareP99(), r.gatlingP99(), r.bareCpuPerCall(), r.gatlingCpuPerCall(), r.gatlingConsoleRpsRecordOff() > 0 ? r.gatlingConsoleRps() / r.gatlingConsoleRpsRecordOff() : 0,
           r.problem() == null ? "" : " " + r.problem()));
     }

@@ -142,8 +142,7 @@ public final class ThriftBenchmarkServer implements BenchmarkServer {
         workers = Executors.newFixedThreadPool(64, new DefaultThreadFactory("thrift-benchmark-worker", true));
       }
       TThreadedSelectorServer.Args args =
-          new TThreadedSelectorServer.Args(nonblocking)
-              .selectorThreads(SELECTOR_THREADS)
+          selectorArgs(nonblocking)
               // no worker pool (see above) unless a synchronous handler sleeps; Thrift 0.17's stop()
               // fails on a null pool, so an inline one
               .executorService(sleeps ? workers : new InlineExecutor())
@@ -170,6 +169,21 @@ public final class ThriftBenchmarkServer implements BenchmarkServer {
       Thread.sleep(5);
     }
     return new ThriftBenchmarkServer(socket, boundPort, server, serving, workers);
+  }
+
+  /**
+   * The selector server's threads: {@value #SELECTOR_THREADS} selector threads, and an accept thread
+   * that hands each accepted connection to one of them through a queue of {@link #ACCEPT_BACKLOG}
+   * (libthrift's default is 4). A selector thread registers its new connections only between two
+   * passes over its ready ones; with 4, the accept thread waited a whole pass per 4 connections, so at
+   * thousands of busy users new connections piled up in the kernel's accept queue (2,300 seen) and
+   * their first calls timed out unanswered.
+   */
+  static TThreadedSelectorServer.Args selectorArgs(TNonblockingServerSocket socket) {
+    return new TThreadedSelectorServer.Args(socket)
+        .selectorThreads(SELECTOR_THREADS)
+        .acceptPolicy(TThreadedSelectorServer.Args.AcceptPolicy.FAST_ACCEPT)
+        .acceptQueueSizePerThread(ACCEPT_BACKLOG);
   }
 
   /** Greeter's synchronous processor, registered under {@code service} in a multiplexed one if set. */

@@ -124,6 +124,9 @@ abstract class BridgeAction implements Action {
     if (cause instanceof CallTimeoutException) {
       return new CallFailure("TIMEOUT", cause.getMessage());
     }
+    if (cause instanceof ReconnectBackoff.Reconnecting) {
+      return new CallFailure(ReconnectBackoff.Reconnecting.STATUS, cause.getMessage());
+    }
     try {
       return describer.describe(cause);
     } catch (RuntimeException e) {

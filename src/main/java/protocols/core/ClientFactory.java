@@ -20,4 +20,17 @@ public interface ClientFactory<P, C> {
   default boolean isUsable(C client) {
     return true;
   }
+
+  /**
+   * For the {@link ReconnectBackoff}: why a client found unusable never worked (it failed to connect, or
+   * the target closed it before any answer), or null when it did work or cannot tell.
+   */
+  default Throwable failedBeforeAnswering(C client) {
+    return null;
+  }
+
+  /** For the {@link ReconnectBackoff}: whether the client has had an answer, which ends a backoff. */
+  default boolean answered(C client) {
+    return true;
+  }
 }

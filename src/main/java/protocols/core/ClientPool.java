@@ -52,6 +52,11 @@ final class ClientPool<P, C> implements AutoCloseable {
   private final AtomicInteger[] nextOnLoop;
   private final ChannelFactory<? extends SocketChannel> socketChannels;
   private final Map<Long, C> perUser = new ConcurrentHashMap<>();
+  private final ReconnectBackoff backoff;
+  /** The backoff step each open client's connection attempt belongs to. */
+  private final Map<C, Integer> steps = java.util.Collections.synchronizedMap(new IdentityHashMap<>());
+  /** The last attempt a backoff step let through: its first answer ends the backoff for every user. */
+  private volatile C probe;
   private volatile boolean closed;
 
   ClientPool(
@@ -60,6 +65,17 @@ final class ClientPool<P, C> implements AutoCloseable {
       ConnectionModel model,
       EventLoopGroup eventLoops,
       ChannelFactory<? extends SocketChannel> socketChannels) {
+    this(protocol, factory, model, eventLoops, socketChannels, ReconnectBackoff.DEFAULT);
+  }
+
+  ClientPool(
+      P protocol,
+      ClientFactory<P, C> factory,
+      ConnectionModel model,
+      EventLoopGroup eventLoops,
+      ChannelFactory<? extends SocketChannel> socketChannels,
+      ReconnectBackoff.Settings reconnects) {
+    this.backoff = new ReconnectBackoff(reconnects);
     this.protocol = protocol;
     this.factory = factory;
     this.model = model;
@@ -86,17 +102,18 @@ final class ClientPool<P, C> implements AutoCloseable {
     int slot = sharedSlot(userLoop);
     C client = shared.get(slot);
     if (client != null && factory.isUsable(client)) {
-      return client;
+      return inUse(client);
     }
     synchronized (shared) {
       C current = shared.get(slot);
       if (current != null && factory.isUsable(current)) {
-        return current;
+        return inUse(current);
       }
       if (current != null) {
-        closeQuietly(current);
+        shared.set(slot, null);
+        retire(current);
       }
-      C opened = factory.open(protocol, new ClientIo(loops.get(slot % loops.size()), socketChannels));
+      C opened = open(new ClientIo(loops.get(slot % loops.size()), socketChannels));
       shared.set(slot, opened);
       return opened;
     }
@@ -117,21 +134,60 @@ final class ClientPool<P, C> implements AutoCloseable {
     long userId = session.userId();
     C client = perUser.get(userId);
     if (client != null && factory.isUsable(client)) {
-      return client;
+      return inUse(client);
     }
     if (client != null) {
       perUser.remove(userId, client);
-      closeQuietly(client);
+      retire(client);
     }
     // only this user's event loop asks for its client, so there is no race on the same key
-    C opened = factory.open(protocol, new ClientIo(session.eventLoop(), socketChannels));
+    C opened = open(new ClientIo(session.eventLoop(), socketChannels));
     perUser.put(userId, opened);
     return opened;
+  }
+
+  /** Opens a client when the reconnect backoff lets it; else throws its {@link ReconnectBackoff.Reconnecting}. */
+  private C open(ClientIo io) throws Exception {
+    C last = probe;
+    if (last != null && backoff.holding() && factory.answered(last)) {
+      backoff.answered(); // the step's attempt got through: every user may connect again
+    }
+    int step = backoff.beforeAttempt();
+    // a client that fails to open is not counted: Dubbo's and Motan's connect (and reconnect) by themselves
+    C opened = factory.open(protocol, io);
+    steps.put(opened, step);
+    if (step > 0) {
+      probe = opened;
+    }
+    return opened;
+  }
+
+  private C inUse(C client) {
+    if (backoff.holding() && factory.answered(client)) {
+      backoff.answered();
+    }
+    return client;
+  }
+
+  /** Closes a client found unusable; one that never worked counts against the target's backoff. */
+  private void retire(C client) {
+    Integer step = steps.remove(client);
+    Throwable why = factory.failedBeforeAnswering(client);
+    if (why != null && step != null) {
+      backoff.failed(step, why);
+    }
+    closeQuietly(client);
+  }
+
+  /** Connection attempts let through by the reconnect backoff. */
+  long connectionAttempts() {
+    return backoff.attempts();
   }
 
   void releaseUser(long userId) {
     C client = perUser.remove(userId);
     if (client != null) {
+      steps.remove(client);
       CLOSER.execute(() -> closeQuietly(client));
     }
   }
@@ -141,6 +197,8 @@ final class ClientPool<P, C> implements AutoCloseable {
     closed = true;
     List<C> all = new ArrayList<>(perUser.values());
     perUser.clear();
+    steps.clear();
+    probe = null;
     for (int i = 0; i < shared.length(); i++) {
       C client = shared.getAndSet(i, null);
       if (client != null) {

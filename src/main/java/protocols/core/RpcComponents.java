@@ -24,7 +24,8 @@ public final class RpcComponents<P extends RpcProtocol, C> implements ProtocolCo
             protocol.connectionModel(),
             core.eventLoopGroup(),
             // the socket type Gatling's loops were built for, as Gatling's HTTP client picks it
-            Transports.newSocketChannelFactory(netty.useNativeTransport(), netty.useIoUring()));
+            Transports.newSocketChannelFactory(netty.useNativeTransport(), netty.useIoUring()),
+            protocol.reconnectBackoff());
   }
 
   public P protocol() {

@@ -11,4 +11,9 @@ public interface RpcProtocol extends Protocol {
 
   /** How virtual users share connections. */
   ConnectionModel connectionModel();
+
+  /** How often its clients may try to connect again to a target that does not answer. */
+  default ReconnectBackoff.Settings reconnectBackoff() {
+    return ReconnectBackoff.DEFAULT;
+  }
 }

@@ -23,4 +23,14 @@ final class RpcxClients implements ClientFactory<RpcxProtocol, RpcxConnection> {
   public boolean isUsable(RpcxConnection connection) {
     return connection.isUsable();
   }
+
+  @Override
+  public Throwable failedBeforeAnswering(RpcxConnection connection) {
+    return connection.failedBeforeAnswering();
+  }
+
+  @Override
+  public boolean answered(RpcxConnection connection) {
+    return connection.anyReply();
+  }
 }

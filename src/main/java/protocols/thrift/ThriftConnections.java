@@ -23,4 +23,14 @@ final class ThriftConnections implements ClientFactory<ThriftProtocol, ThriftCon
   public boolean isUsable(ThriftConnection connection) {
     return connection.isUsable();
   }
+
+  @Override
+  public Throwable failedBeforeAnswering(ThriftConnection connection) {
+    return connection.failedBeforeAnswering();
+  }
+
+  @Override
+  public boolean answered(ThriftConnection connection) {
+    return connection.anyReply();
+  }
 }

@@ -2,6 +2,7 @@ package protocols.thrift;
 
 import java.time.Duration;
 import protocols.core.ConnectionModel;
+import protocols.core.ReconnectBackoff;
 import protocols.core.RpcProtocol;
 import protocols.core.RpcProtocolKey;
 import protocols.thrift.client.ThriftClientSettings;
@@ -16,11 +17,19 @@ public final class ThriftProtocol implements RpcProtocol {
   final ThriftClientSettings client;
   final ConnectionModel connections;
   final Duration timeout;
+  final ReconnectBackoff.Settings reconnects;
 
-  ThriftProtocol(ThriftClientSettings client, ConnectionModel connections, Duration timeout) {
+  ThriftProtocol(
+      ThriftClientSettings client, ConnectionModel connections, Duration timeout, ReconnectBackoff.Settings reconnects) {
     this.client = client;
     this.connections = connections;
     this.timeout = timeout;
+    this.reconnects = reconnects;
+  }
+
+  @Override
+  public ReconnectBackoff.Settings reconnectBackoff() {
+    return reconnects;
   }
 
   @Override

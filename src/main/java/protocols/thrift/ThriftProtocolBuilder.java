@@ -4,6 +4,7 @@ import io.gatling.javaapi.core.ProtocolBuilder;
 import java.time.Duration;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
+import protocols.core.ReconnectBackoff;
 import protocols.thrift.client.ThriftClientSettings;
 import protocols.thrift.codec.ThriftMessageDecoder;
 
@@ -26,9 +27,10 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
   private final ConnectionModel connections;
   private final Duration connectTimeout;
   private final Duration timeout;
+  private final ReconnectBackoff.Settings reconnects;
 
   ThriftProtocolBuilder() {
-    this(null, ThriftTransport.FRAMED, ThriftEncoding.BINARY, null, ConnectionModel.perUser(), DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT);
+    this(null, ThriftTransport.FRAMED, ThriftEncoding.BINARY, null, ConnectionModel.perUser(), DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT, ReconnectBackoff.DEFAULT);
   }
 
   private ThriftProtocolBuilder(
@@ -38,7 +40,8 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
       String service,
       ConnectionModel connections,
       Duration connectTimeout,
-      Duration timeout) {
+      Duration timeout,
+      ReconnectBackoff.Settings reconnects) {
     this.target = target;
     this.transport = transport;
     this.encoding = encoding;
@@ -46,6 +49,7 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
     this.connections = connections;
     this.connectTimeout = connectTimeout;
     this.timeout = timeout;
+    this.reconnects = reconnects;
   }
 
   /** The server, as {@code host:port}. */
@@ -57,7 +61,7 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
     if (target == null) {
       throw new IllegalArgumentException("thrift.target: expected host:port, got null");
     }
-    return new ThriftProtocolBuilder(target, transport, encoding, service, connections, connectTimeout, timeout);
+    return new ThriftProtocolBuilder(target, transport, encoding, service, connections, connectTimeout, timeout, reconnects);
   }
 
   /** {@code TFramedTransport} (the default): a 4-byte length before each message. */
@@ -74,7 +78,7 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
     if (transport == null) {
       throw new IllegalArgumentException("thrift.transport: expected FRAMED or BUFFERED, got null");
     }
-    return new ThriftProtocolBuilder(target, transport, encoding, service, connections, connectTimeout, timeout);
+    return new ThriftProtocolBuilder(target, transport, encoding, service, connections, connectTimeout, timeout, reconnects);
   }
 
   /** {@code TBinaryProtocol} (the default). */
@@ -91,7 +95,7 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
     if (encoding == null) {
       throw new IllegalArgumentException("thrift.encoding: expected BINARY or COMPACT, got null");
     }
-    return new ThriftProtocolBuilder(target, transport, encoding, service, connections, connectTimeout, timeout);
+    return new ThriftProtocolBuilder(target, transport, encoding, service, connections, connectTimeout, timeout, reconnects);
   }
 
   /**
@@ -106,7 +110,7 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
               + serviceName
               + "\"");
     }
-    return new ThriftProtocolBuilder(target, transport, encoding, serviceName, connections, connectTimeout, timeout);
+    return new ThriftProtocolBuilder(target, transport, encoding, serviceName, connections, connectTimeout, timeout, reconnects);
   }
 
   /**
@@ -119,7 +123,7 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException(
           "thrift.sharedConnections: expected a pool size of at least 1, got " + count);
     }
-    return new ThriftProtocolBuilder(target, transport, encoding, service, ConnectionModel.shared(count), connectTimeout, timeout);
+    return new ThriftProtocolBuilder(target, transport, encoding, service, ConnectionModel.shared(count), connectTimeout, timeout, reconnects);
   }
 
   /**
@@ -127,7 +131,7 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
    * call and closed when it exits: a user never waits for another user's call.
    */
   public ThriftProtocolBuilder connectionPerUser() {
-    return new ThriftProtocolBuilder(target, transport, encoding, service, ConnectionModel.perUser(), connectTimeout, timeout);
+    return new ThriftProtocolBuilder(target, transport, encoding, service, ConnectionModel.perUser(), connectTimeout, timeout, reconnects);
   }
 
   /** {@link ConnectionModel#shared(int)} or {@link ConnectionModel#perUser()}, as {@code -Dconnections} reads. */
@@ -141,7 +145,7 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
   /** How long opening a connection may take; a call that needs it fails with CONNECT_FAILED after. */
   public ThriftProtocolBuilder connectTimeout(Duration connectTimeout) {
     return new ThriftProtocolBuilder(
-        target, transport, encoding, service, connections, positive(connectTimeout, "thrift.connectTimeout"), timeout);
+        target, transport, encoding, service, connections, positive(connectTimeout, "thrift.connectTimeout"), timeout, reconnects);
   }
 
   /**
@@ -150,7 +154,18 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
    */
   public ThriftProtocolBuilder timeout(Duration timeout) {
     return new ThriftProtocolBuilder(
-        target, transport, encoding, service, connections, connectTimeout, positive(timeout, "thrift.timeout"));
+        target, transport, encoding, service, connections, connectTimeout, positive(timeout, "thrift.timeout"), reconnects);
+  }
+
+  /**
+   * How long to wait before connecting again to a target that refused a connection or closed it before
+   * answering: {@code firstDelay}, doubled at every further failure up to {@code maxDelay}, with jitter;
+   * meanwhile calls are RECONNECTING KOs at once (default 100 ms up to 5 s; see docs/thrift.md).
+   */
+  public ThriftProtocolBuilder reconnectBackoff(Duration firstDelay, Duration maxDelay) {
+    return new ThriftProtocolBuilder(
+        target, transport, encoding, service, connections, connectTimeout, timeout,
+        new ReconnectBackoff.Settings(positive(firstDelay, "thrift.reconnectBackoff"), positive(maxDelay, "thrift.reconnectBackoff")));
   }
 
   private static Duration positive(Duration d, String what) {
@@ -172,6 +187,7 @@ public final class ThriftProtocolBuilder implements ProtocolBuilder {
         new ThriftClientSettings(
             target, connectTimeout, transport, encoding, service, ThriftMessageDecoder.DEFAULT_MAX_MESSAGE_LENGTH),
         connections,
-        timeout);
+        timeout,
+        reconnects);
   }
 }

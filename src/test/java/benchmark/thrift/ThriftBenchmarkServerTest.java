@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.*;
 import benchmark.BenchmarkMessages;
 import benchmark.thrift.gen.BenchmarkMessage;
 import benchmark.thrift.gen.Greeter;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.apache.thrift.TSerializer;
 import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.server.TThreadedSelectorServer;
+import org.apache.thrift.transport.TNonblockingServerSocket;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.Test;
@@ -58,6 +61,19 @@ class ThriftBenchmarkServerTest {
       }
     } finally {
       transports.forEach(TFramedTransport::close);
+    }
+  }
+
+  @Test
+  void acceptedConnectionsWaitForTheirSelectorThreadInAQueueAsDeepAsTheAcceptBacklog() throws Exception {
+    // libthrift's default of 4 made the accept thread wait a selector pass per 4 connections: at 5000
+    // users replacing each other, thousands queued in the kernel and their first calls timed out
+    try (TNonblockingServerSocket socket =
+        new TNonblockingServerSocket(new InetSocketAddress("127.0.0.1", 0))) {
+      TThreadedSelectorServer.Args args = ThriftBenchmarkServer.selectorArgs(socket);
+
+      assertEquals(ThriftBenchmarkServer.ACCEPT_BACKLOG, args.getAcceptQueueSizePerThread());
+      assertEquals(TThreadedSelectorServer.Args.AcceptPolicy.FAST_ACCEPT, args.getAcceptPolicy());
     }
   }
 

@@ -133,6 +133,9 @@ class ThriftFaultsTest {
                           .on(exec(divide("while the server hangs up").payload(new Pair(6, 3))))
                           .rendezVous(2)
                           .exec(stopDropping)
+                          // the reconnect backoff holds attempts for up to 100 ms and lets one through:
+                          // the first user's new connection answers, then the other's may connect
+                          .pause(session -> Duration.ofMillis(300 * session.userId()))
                           .repeat(2)
                           .on(
                               exec(

@@ -1,15 +1,8 @@
 package protocols.rpcx.client;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -19,7 +12,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import protocols.core.PendingCalls;
+import protocols.core.NettyConnection;
 import protocols.rpcx.codec.CompressType;
 import protocols.rpcx.codec.MsgPack;
 import protocols.rpcx.codec.RpcxDecoder;
@@ -38,52 +31,25 @@ import protocols.rpcx.codec.SerializeType;
  * server closes the connection. A closed connection stays closed: {@link #isUsable()} turns false and
  * the owner opens a new one.
  */
-public final class RpcxConnection implements AutoCloseable {
+public final class RpcxConnection extends NettyConnection<Long, RpcxMessage, RpcxException> {
 
   private final RpcxClientSettings settings;
-  private final String address;
-  private final ChannelFuture connected;
   private final AtomicLong nextSeq = new AtomicLong();
-  private final PendingCalls<Long, RpcxMessage> pending = new PendingCalls<>();
-  private volatile RpcxException closedBecause;
-  /** Why the channel is being closed, when we close it: the first reason wins. */
-  private final java.util.concurrent.atomic.AtomicReference<RpcxException> failure =
-      new java.util.concurrent.atomic.AtomicReference<>();
   private volatile ScheduledFuture<?> heartbeats;
 
   private RpcxConnection(
       RpcxClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets) {
+    super(settings.target());
     this.settings = settings;
-    this.address = settings.target().toString();
-    this.connected =
-        new Bootstrap()
-            .group(loops)
-            .channelFactory(sockets)
-            .option(ChannelOption.TCP_NODELAY, true)
-            .option(ChannelOption.SO_KEEPALIVE, true)
-            .option(
-                ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                (int) Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis()))
-            .handler(
-                new ChannelInitializer<SocketChannel>() {
-                  @Override
-                  protected void initChannel(SocketChannel channel) {
-                    channel
-                        .pipeline()
-                        .addLast("decoder", new RpcxDecoder(settings.maxFrameLength()))
-                        .addLast("encoder", RpcxEncoder.INSTANCE)
-                        .addLast("replies", new Replies());
-                  }
-                })
-            .connect(settings.target().host(), settings.target().port());
-    connected.addListener(
-        (ChannelFuture f) -> {
-          if (!f.isSuccess()) {
-            closed(connectFailure(f.cause()));
-          } else if (!settings.heartbeatInterval().isZero()) {
-            startHeartbeats(f.channel());
-          }
-        });
+    connect(
+        settings.target(),
+        settings.connectTimeout(),
+        loops,
+        sockets,
+        pipeline ->
+            pipeline
+                .addLast("decoder", new RpcxDecoder(settings.maxFrameLength()))
+                .addLast("encoder", RpcxEncoder.INSTANCE));
   }
 
   /** Starts connecting to the settings' target and returns at once. */
@@ -98,21 +64,6 @@ public final class RpcxConnection implements AutoCloseable {
   public static RpcxConnection open(
       RpcxClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets) {
     return new RpcxConnection(settings, loops, sockets);
-  }
-
-  /** False once the connection failed or closed: then it only fails calls. */
-  public boolean isUsable() {
-    // a failed connect is done before its listeners (which set closedBecause) have run
-    return closedBecause == null && !(connected.isDone() && !connected.isSuccess());
-  }
-
-  /** Calls now in flight on this connection. */
-  public int pendingCalls() {
-    return pending.size();
-  }
-
-  public String address() {
-    return address;
   }
 
   /**
@@ -165,76 +116,40 @@ public final class RpcxConnection implements AutoCloseable {
   }
 
   private CompletableFuture<RpcxMessage> send(RpcxMessage message, Duration timeout) {
-    RpcxException closed = closedBecause;
-    if (closed != null) {
-      return CompletableFuture.failedFuture(closed);
-    }
-    if (message.isOneway()) {
-      CompletableFuture<RpcxMessage> written = new CompletableFuture<>();
-      whenConnected(
-          channel ->
-              channel
-                  .writeAndFlush(message)
-                  .addListener(f -> {
-                    if (f.isSuccess()) {
-                      written.complete(null);
-                    } else {
-                      written.completeExceptionally(writeFailure(f.cause()));
-                    }
-                  }),
-          written::completeExceptionally);
-      return written;
-    }
-    long seq = message.seq();
-    CompletableFuture<RpcxMessage> call =
-        pending.register(
-            seq,
-            timeout,
-            () -> new RpcxException(RpcxException.TIMEOUT, "no reply from " + address + " within " + timeout.toMillis() + " ms"));
-    if (closedBecause != null) { // closed between the first check and the registration
-      pending.fail(seq, closedBecause);
-      return call;
-    }
-    whenConnected(
-        channel ->
-            channel
-                .writeAndFlush(message)
-                .addListener(f -> {
-                  if (!f.isSuccess()) {
-                    pending.fail(seq, writeFailure(f.cause()));
-                  }
-                }),
-        reason -> pending.fail(seq, reason));
-    return call;
+    return send(
+        message.seq(),
+        message,
+        message.isOneway(),
+        timeout,
+        () -> new RpcxException(RpcxException.TIMEOUT, "no reply from " + address + " within " + timeout.toMillis() + " ms"));
   }
 
-  private void whenConnected(
-      java.util.function.Consumer<Channel> write, java.util.function.Consumer<RpcxException> fail) {
-    if (connected.isDone()) {
-      if (connected.isSuccess()) {
-        write.accept(connected.channel());
-      } else {
-        closed(connectFailure(connected.cause())); // idempotent: the first reason stays
-        fail.accept(closedBecause);
-      }
-      return;
+  @Override
+  protected void connectedTo(Channel channel) {
+    if (!settings.heartbeatInterval().isZero()) {
+      startHeartbeats(channel);
     }
-    connected.addListener(
-        (ChannelFuture f) -> {
-          if (f.isSuccess()) {
-            write.accept(f.channel());
-          } else {
-            fail.accept(closedBecauseOr(connectFailure(f.cause())));
-          }
-        });
   }
 
-  private RpcxException closedBecauseOr(RpcxException fallback) {
-    RpcxException closed = closedBecause;
-    return closed != null ? closed : fallback;
+  @Override
+  protected void received(RpcxMessage message) {
+    if (!message.isResponse()) {
+      return; // a message the server pushes on its own: no call waits for it
+    }
+    if (message.isError()) {
+      String error = message.errorMessage();
+      pending.fail(
+          message.seq(),
+          new RpcxException(
+              RpcxException.SERVER_ERROR, error == null ? "the server answered with an error and no message" : error));
+    } else {
+      pending.complete(message.seq(), message);
+    }
+    // no call waits for a reply after its call timed out or was cancelled: it is dropped
   }
 
-  private RpcxException connectFailure(Throwable cause) {
+  @Override
+  protected RpcxException connectFailure(Throwable cause) {
     String why =
         cause instanceof ConnectException
             ? "refused"
@@ -242,15 +157,8 @@ public final class RpcxConnection implements AutoCloseable {
     return new RpcxException(RpcxException.CONNECTION, "connection to " + address + " " + why, cause);
   }
 
-  private RpcxException writeFailure(Throwable cause) {
-    RpcxException closed = closedBecause;
-    if (closed != null) {
-      return closed;
-    }
-    RpcxException closing = failure.get();
-    if (closing != null) {
-      return closing;
-    }
+  @Override
+  protected RpcxException brokenBeforeSent(Throwable cause) {
     return new RpcxException(
         RpcxException.CONNECTION,
         cause instanceof java.nio.channels.ClosedChannelException || cause == null || cause.getMessage() == null
@@ -259,17 +167,36 @@ public final class RpcxConnection implements AutoCloseable {
         cause);
   }
 
-  /** Marks the connection closed and fails every pending call with {@code reason}. */
-  private void closed(RpcxException reason) {
-    synchronized (this) {
-      if (closedBecause == null) {
-        closedBecause = reason;
-      }
+  @Override
+  protected RpcxException brokenBy(Throwable cause) {
+    Throwable frame =
+        cause instanceof RpcxFrameException || !(cause instanceof DecoderException) || cause.getCause() == null
+            ? cause
+            : cause.getCause();
+    return frame instanceof RpcxFrameException
+        ? new RpcxException(
+            RpcxException.PROTOCOL_ERROR,
+            "connection to " + address + " closed: malformed frame from the server: " + frame.getMessage(),
+            frame)
+        : new RpcxException(RpcxException.CONNECTION, "connection to " + address + " closed: " + cause.getMessage(), cause);
+  }
+
+  @Override
+  protected RpcxException closedByServer() {
+    return new RpcxException(RpcxException.CONNECTION, "connection to " + address + " closed by the server");
+  }
+
+  @Override
+  protected RpcxException closedByClient() {
+    return new RpcxException(RpcxException.CONNECTION, "connection to " + address + " closed by the client");
+  }
+
+  @Override
+  protected void onClosed() {
+    ScheduledFuture<?> beats = heartbeats;
+    if (beats != null) {
+      beats.cancel(false);
     }
-    if (heartbeats != null) {
-      heartbeats.cancel(false);
-    }
-    pending.failAll(closedBecause);
   }
 
   private void startHeartbeats(Channel channel) {
@@ -286,8 +213,8 @@ public final class RpcxConnection implements AutoCloseable {
                         .whenComplete(
                             (rtt, error) -> {
                               if (error != null && isUsable()) {
-                                failure.compareAndSet(
-                                    null,
+                                closeBecause(
+                                    channel,
                                     new RpcxException(
                                         RpcxException.CONNECTION,
                                         "connection to "
@@ -295,7 +222,6 @@ public final class RpcxConnection implements AutoCloseable {
                                             + " closed: heartbeat failed ("
                                             + protocols.core.FailureDescriber.unwrap(error).getMessage()
                                             + ")"));
-                                channel.close();
                               }
                             }),
                 interval,
@@ -303,76 +229,8 @@ public final class RpcxConnection implements AutoCloseable {
                 TimeUnit.NANOSECONDS);
   }
 
-  /** Closes the connection; pending calls fail. */
   @Override
-  public void close() {
-    failure.compareAndSet(
-        null, new RpcxException(RpcxException.CONNECTION, "connection to " + address + " closed by the client"));
-    closed(failure.get());
-    connected.addListener((ChannelFuture f) -> {
-      if (f.isSuccess()) {
-        f.channel().close();
-      }
-    });
-    if (!connected.isDone()) {
-      connected.cancel(false);
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "rpcx connection to " + address + (isUsable() ? "" : " (closed: " + closedBecauseOr(connectFailure(connected.cause())).getMessage() + ")");
-  }
-
-  private final class Replies extends SimpleChannelInboundHandler<RpcxMessage> {
-
-    @Override
-    protected void channelRead0(ChannelHandlerContext ctx, RpcxMessage message) {
-      if (!message.isResponse()) {
-        return; // a message the server pushes on its own: no call waits for it
-      }
-      if (message.isError()) {
-        String error = message.errorMessage();
-        pending.fail(
-            message.seq(),
-            new RpcxException(
-                RpcxException.SERVER_ERROR, error == null ? "the server answered with an error and no message" : error));
-      } else {
-        pending.complete(message.seq(), message);
-      }
-      // no call waits for a reply after its call timed out or was cancelled: it is dropped
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      if (failure.get() == null) {
-        Throwable frame =
-            cause instanceof RpcxFrameException || !(cause instanceof DecoderException) || cause.getCause() == null
-                ? cause
-                : cause.getCause();
-        failure.compareAndSet(
-            null,
-            frame instanceof RpcxFrameException
-                ? new RpcxException(
-                    RpcxException.PROTOCOL_ERROR,
-                    "connection to " + address + " closed: malformed frame from the server: " + frame.getMessage(),
-                    frame)
-                : new RpcxException(
-                    RpcxException.CONNECTION,
-                    "connection to " + address + " closed: " + cause.getMessage(),
-                    cause));
-      }
-      ctx.close();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-      RpcxException why = failure.get();
-      closed(
-          why != null
-              ? why
-              : new RpcxException(
-                  RpcxException.CONNECTION, "connection to " + address + " closed by the server"));
-    }
+  protected String describe() {
+    return "rpcx connection to " + address;
   }
 }
