@@ -8,6 +8,7 @@ import io.gatling.netty.util.Transports;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.netty.channel.ChannelFactory;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import java.util.ArrayList;
@@ -18,8 +19,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import protocols.core.HostAndPort;
 
 /**
- * grpc-java's async stub on N plaintext channels used round-robin, as the grpc protocol opens them: the
- * same grpc-netty, on event loops made as Gatling makes its own (native transport, default count).
+ * grpc-java's async stub on N plaintext channels, as the grpc protocol opens them: the same grpc-netty,
+ * on event loops made as Gatling makes its own (native transport, default count). A call made on a
+ * channel's event loop (a chain's next call, sent from the previous one's completion) goes on that
+ * channel, as a virtual user's goes on a channel of its own loop and as grpc-java's AsyncClient keeps
+ * each outstanding call on its channel: round-robin over all channels would start most calls from
+ * another channel's thread, and grpc-netty then queues the write to the channel's loop (a thread hop).
+ * Calls from elsewhere (each chain's first) are spread round-robin.
  */
 final class GrpcBareClient implements BareClient {
 
@@ -28,14 +34,17 @@ final class GrpcBareClient implements BareClient {
 
   private final List<ManagedChannel> channels = new ArrayList<>();
   private final List<HelloGrpc.HelloStub> stubs = new ArrayList<>();
+  private final List<EventLoop> loops = new ArrayList<>();
   private final AtomicInteger next = new AtomicInteger();
   private final BenchmarkMessage request = BenchmarkMessages.request();
 
   GrpcBareClient(HostAndPort target, int connections) {
     for (int i = 0; i < connections; i++) {
+      EventLoop loop = (EventLoop) LOOPS.next();
+      loops.add(loop);
       ManagedChannel channel =
           NettyChannelBuilder.forAddress(target.host(), target.port())
-              .eventLoopGroup(LOOPS.next())
+              .eventLoopGroup(loop)
               .channelFactory(SOCKETS)
               .usePlaintext()
               .directExecutor()
@@ -48,7 +57,7 @@ final class GrpcBareClient implements BareClient {
   @Override
   public CompletableFuture<Boolean> say() {
     CompletableFuture<Boolean> done = new CompletableFuture<>();
-    stubs.get(Math.floorMod(next.getAndIncrement(), stubs.size()))
+    stubs.get(channelIndex())
         .withDeadlineAfter(10, TimeUnit.SECONDS)
         .say(
             request,
@@ -67,6 +76,18 @@ final class GrpcBareClient implements BareClient {
               public void onCompleted() {}
             });
     return done;
+  }
+
+  /** Round-robin over the channels of the calling thread's event loop, or over all of them from elsewhere. */
+  private int channelIndex() {
+    int from = Math.floorMod(next.getAndIncrement(), loops.size());
+    for (int i = 0; i < loops.size(); i++) {
+      int candidate = (from + i) % loops.size();
+      if (loops.get(candidate).inEventLoop()) {
+        return candidate;
+      }
+    }
+    return from;
   }
 
   @Override
