@@ -33,7 +33,8 @@ import protocols.core.LatencyRecord;
  * <p>Thrift has two bare loops against the same Gatling runs: {@code thrift}, libthrift's own async
  * client (the baseline), and {@code thrift-netty}, the protocol's Netty client without Gatling.
  *
- * Writes {@code overhead.md} and {@code overhead.json} into {@code -Dout} (default bench/results/overhead-<stamp>).
+ * Writes {@code overhead.md} and {@code overhead.json} into {@code -Dout} (default bench/results/overhead-<stamp>); with
+ * {@code -Dprofile=true}, a CPU profile of every measured run and its summary, {@code <framework>/<level>/profile.md}.
  */
 public final class Overhead {
 
@@ -129,13 +130,28 @@ public final class Overhead {
     for (int run = 1; run <= runs; run++) {
       Path runDir = Files.createDirectories(dir.resolve("run-" + run));
       for (String loop : bareLoops(framework)) {
-        Process bare = jvms.start(List.of("-Xmx2g"), "benchmark.bare.BareLoopMain",
+        List<String> options = new ArrayList<>(List.of("-Xmx2g"));
+        options.addAll(Profiles.jvmOptions(runDir.resolve(bareFile(framework, loop, "jfr")), warmup));
+        Process bare = jvms.start(options, "benchmark.bare.BareLoopMain",
             List.of(loop, target.toString(), String.valueOf(level), connections,
                 warmup.toMillis() + "ms", hold.toMillis() + "ms", runDir.resolve(bareFile(framework, loop, "json")).toString()),
             runDir.resolve(bareFile(framework, loop, "log")));
         Jvms.await(bare, limit);
       }
-      Jvms.await(jvms.startGatling("2g", props, framework.simulationClass(), runDir.resolve("gatling"), runDir.resolve("gatling.log")), limit);
+      List<String> gatlingOptions = new ArrayList<>(props);
+      gatlingOptions.addAll(Profiles.jvmOptions(runDir.resolve("gatling.jfr"), warmup));
+      Jvms.await(jvms.startGatling("2g", gatlingOptions, framework.simulationClass(), runDir.resolve("gatling"), runDir.resolve("gatling.log")), limit);
+    }
+    if (Profiles.enabled()) {
+      List<String> lines = new ArrayList<>();
+      for (int run = 1; run <= runs; run++) {
+        for (String loop : bareLoops(framework)) {
+          lines.add(Profiles.summary("run " + run + ", bare " + loop, dir.resolve("run-" + run).resolve(bareFile(framework, loop, "jfr"))));
+        }
+        lines.add(Profiles.summary("run " + run + ", Gatling", dir.resolve("run-" + run).resolve("gatling.jfr")));
+      }
+      Files.writeString(dir.resolve("profile.md"), "CPU samples of " + framework.id() + " at " + level + " users, by the innermost frame"
+          + " that is not the JDK's (benchmark.bench.Profiles):\n\n" + String.join("\n", lines) + "\n");
     }
     List<String> off = new ArrayList<>(props);
     off.add("-D" + LatencyRecord.ENABLED_PROPERTY + "=false");

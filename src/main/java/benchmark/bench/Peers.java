@@ -33,7 +33,8 @@ import protocols.core.HostAndPort;
  *
  * <pre>mvn test-compile exec:java@peers -Dpeers=ghz,grpc-java,rpcx -Dlevels=100,1000 -Dconnections=4 [-Druns=3]</pre>
  *
- * Writes {@code peers.md} and {@code peers.json} into {@code -Dout} (default bench/results/peers-<stamp>).
+ * Writes {@code peers.md} and {@code peers.json} into {@code -Dout} (default bench/results/peers-<stamp>); with {@code
+ * -Dprofile=true}, CPU profiles of grpc-java's AsyncClient and of Gatling, summed up in {@code <peer>/<level>/profile.md}.
  */
 public final class Peers {
 
@@ -154,7 +155,9 @@ public final class Peers {
       @Override
       Figures measure(Client client, Jvms jvms, HostAndPort target, Load load, Path dir) throws Exception {
         Path log = dir.resolve("grpc-java.log");
-        Process asyncClient = jvms.start(client.program(), List.of("-Xmx2g"), "io.grpc.benchmarks.qps.AsyncClient",
+        List<String> options = new ArrayList<>(List.of("-Xmx2g"));
+        options.addAll(Profiles.jvmOptions(dir.resolve("grpc-java.jfr"), load.warmup()));
+        Process asyncClient = jvms.start(client.program(), options, "io.grpc.benchmarks.qps.AsyncClient",
             List.of("--address=" + target, "--channels=" + load.connections(),
                 "--outstanding_rpcs=" + load.users() / load.connections(),
                 "--client_payload=" + UnaryCallMessages.CLIENT_PAYLOAD, "--server_payload=" + UnaryCallMessages.SERVER_PAYLOAD,
@@ -330,8 +333,9 @@ public final class Peers {
         p = e.figures;
         problems.add(prefix + e.getMessage());
       }
-      Jvms.await(jvms.startGatling("2g", Bench.closedLoop(target, load.users(), String.valueOf(load.connections()), load.warmup(), load.hold()),
-          peer.simulationClass, runDir.resolve("gatling"), runDir.resolve("gatling.log")), load.limit());
+      List<String> gatlingOptions = new ArrayList<>(Bench.closedLoop(target, load.users(), String.valueOf(load.connections()), load.warmup(), load.hold()));
+      gatlingOptions.addAll(Profiles.jvmOptions(runDir.resolve("gatling.jfr"), load.warmup()));
+      Jvms.await(jvms.startGatling("2g", gatlingOptions, peer.simulationClass, runDir.resolve("gatling"), runDir.resolve("gatling.log")), load.limit());
       JsonNode g = GatlingResults.measured(GatlingResults.newestRun(runDir.resolve("gatling")));
       if (g == null) {
         problems.add(prefix + "Gatling wrote no record" + Jvms.tail(runDir.resolve("gatling.log")));
@@ -343,6 +347,18 @@ public final class Peers {
       } else if (p != null && g != null) {
         pairs.add(new Pair(p, new Figures(g.get("throughput").asDouble(), g.get("p50").asLong(), g.get("p99").asLong())));
       }
+    }
+    if (Profiles.enabled()) {
+      List<String> lines = new ArrayList<>();
+      for (int run = 1; run <= runs; run++) {
+        Path runDir = dir.resolve("run-" + run);
+        if (peer == Peer.GRPC_JAVA) {
+          lines.add(Profiles.summary("run " + run + ", grpc-java's AsyncClient", runDir.resolve("grpc-java.jfr")));
+        }
+        lines.add(Profiles.summary("run " + run + ", Gatling", runDir.resolve("gatling.jfr")));
+      }
+      Files.writeString(dir.resolve("profile.md"), "CPU samples against " + peer.id + " at " + load.users() + " users, by the innermost frame"
+          + " that is not the JDK's (benchmark.bench.Profiles; only grpc-java's client is a JVM to profile):\n\n" + String.join("\n", lines) + "\n");
     }
     Runs.Spread ratio = Runs.of(pairs, Pair::ratio);
     return new Row(peer.id, load.users(), load.connections(), pairs.size(),
