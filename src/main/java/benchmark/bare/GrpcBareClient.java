@@ -3,52 +3,45 @@ package benchmark.bare;
 import benchmark.BenchmarkMessages;
 import benchmark.pb.BenchmarkMessage;
 import benchmark.pb.HelloGrpc;
-import io.grpc.ManagedChannel;
 import io.gatling.netty.util.Transports;
+import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
-import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import protocols.core.HostAndPort;
 
 /**
- * grpc-java's async stub on N plaintext channels used round-robin, as the grpc protocol opens them: the
- * same grpc-netty, on event loops made as Gatling makes its own (native transport, default count).
+ * grpc-java's async stub on N plaintext channels, as the grpc protocol opens them: the same grpc-netty,
+ * each channel on an event loop of its own kind, a call on a channel of its caller's loop ({@link LoopLocal}).
  */
 final class GrpcBareClient implements BareClient {
 
   private static final EventLoopGroup LOOPS = Transports.newEventLoopGroup(true, false, 0, "grpc-bare");
-  private static final ChannelFactory<? extends SocketChannel> SOCKETS = Transports.newSocketChannelFactory(true, false);
 
-  private final List<ManagedChannel> channels = new ArrayList<>();
-  private final List<HelloGrpc.HelloStub> stubs = new ArrayList<>();
-  private final AtomicInteger next = new AtomicInteger();
+  private record Channel(ManagedChannel channel, HelloGrpc.HelloStub stub) {}
+
+  private final LoopLocal<Channel> channels;
   private final BenchmarkMessage request = BenchmarkMessages.request();
 
   GrpcBareClient(HostAndPort target, int connections) {
-    for (int i = 0; i < connections; i++) {
+    channels = new LoopLocal<>(LOOPS, connections, (loop, sockets) -> {
       ManagedChannel channel =
           NettyChannelBuilder.forAddress(target.host(), target.port())
-              .eventLoopGroup(LOOPS.next())
-              .channelFactory(SOCKETS)
+              .eventLoopGroup(loop)
+              .channelFactory(sockets)
               .usePlaintext()
               .directExecutor()
               .build();
-      channels.add(channel);
-      stubs.add(HelloGrpc.newStub(channel));
-    }
+      return new Channel(channel, HelloGrpc.newStub(channel));
+    });
   }
 
   @Override
   public CompletableFuture<Boolean> say() {
     CompletableFuture<Boolean> done = new CompletableFuture<>();
-    stubs.get(Math.floorMod(next.getAndIncrement(), stubs.size()))
+    channels.pick().stub()
         .withDeadlineAfter(10, TimeUnit.SECONDS)
         .say(
             request,
@@ -71,8 +64,8 @@ final class GrpcBareClient implements BareClient {
 
   @Override
   public void close() throws InterruptedException {
-    for (ManagedChannel channel : channels) {
-      channel.shutdownNow().awaitTermination(1, TimeUnit.SECONDS);
+    for (Channel channel : channels.all()) {
+      channel.channel().shutdownNow().awaitTermination(1, TimeUnit.SECONDS);
     }
   }
 }

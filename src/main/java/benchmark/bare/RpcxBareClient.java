@@ -2,29 +2,31 @@ package benchmark.bare;
 
 import benchmark.BenchmarkMessages;
 import benchmark.pb.BenchmarkMessage;
+import io.gatling.netty.util.Transports;
+import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import protocols.core.HostAndPort;
 import protocols.rpcx.client.RpcxClientSettings;
 import protocols.rpcx.client.RpcxConnection;
 import protocols.rpcx.codec.RpcxMessage;
 import protocols.rpcx.codec.SerializeType;
 
-/** The project's rpcx client on N connections used round-robin, with no Gatling in between. */
+/**
+ * The project's rpcx client on N connections, with no Gatling in between: each on an event loop of the
+ * kind Gatling's are (the protocol's connections run on Gatling's own), a call on a connection of its
+ * caller's loop ({@link LoopLocal}).
+ */
 final class RpcxBareClient implements BareClient {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  private final List<RpcxConnection> connections = new ArrayList<>();
-  private final AtomicInteger next = new AtomicInteger();
+  private static final EventLoopGroup LOOPS = Transports.newEventLoopGroup(true, false, 0, "rpcx-bare");
+
+  private final LoopLocal<RpcxConnection> connections;
 
   RpcxBareClient(HostAndPort target, int count) {
-    for (int i = 0; i < count; i++) {
-      connections.add(RpcxConnection.open(RpcxClientSettings.of(target)));
-    }
+    connections = new LoopLocal<>(LOOPS, count, (loop, sockets) -> RpcxConnection.open(RpcxClientSettings.of(target), loop, sockets));
   }
 
   @Override
@@ -36,7 +38,7 @@ final class RpcxBareClient implements BareClient {
             .payload(BenchmarkMessages.request().toByteArray())
             .build();
     return connections
-        .get(Math.floorMod(next.getAndIncrement(), connections.size()))
+        .pick()
         .call(request, TIMEOUT)
         .thenApply(reply -> {
           try {
@@ -49,6 +51,6 @@ final class RpcxBareClient implements BareClient {
 
   @Override
   public void close() {
-    connections.forEach(RpcxConnection::close);
+    connections.all().forEach(RpcxConnection::close);
   }
 }

@@ -24,7 +24,7 @@ import protocols.core.LatencyRecord;
  * asynchronous loop on the client library (the limit), the Gatling protocol, and the Gatling protocol
  * with the microsecond record turned off (what recording costs). Same connections, same durations.
  *
- * <pre>mvn test-compile exec:java@overhead -Dframeworks=grpc,thrift -Dlevels=100,1000 [-Dconnections=4|per-user]</pre>
+ * <pre>mvn test-compile exec:java@overhead -Dframeworks=grpc,thrift -Dlevels=100,1000 [-Dconnections=4|per-user] [-Druns=3]</pre>
  *
  * Connections: {@code -Dconnections} for every framework if given; else one per user for Thrift (as the
  * seed; libthrift's async client carries one call at a time, so with fewer its bare loop's chains wait
@@ -33,30 +33,36 @@ import protocols.core.LatencyRecord;
  * <p>Thrift has two bare loops against the same Gatling runs: {@code thrift}, libthrift's own async
  * client (the baseline), and {@code thrift-netty}, the protocol's Netty client without Gatling.
  *
- * <p>{@code -Drepeats=N} (default 1) alternates each level's bare loops and Gatling runs N times and
- * reports the median of each figure, with the lowest and highest Gatling / bare ratio: what to use on a
- * shared machine, where one pair of runs says little.
- *
- * Writes {@code overhead.md} and {@code overhead.json} into {@code -Dout} (default bench/results/overhead-<stamp>).
+ * Writes {@code overhead.md} and {@code overhead.json} into {@code -Dout} (default bench/results/overhead-<stamp>); with
+ * {@code -Dprofile=true}, a CPU profile of every measured run and its summary, {@code <framework>/<level>/profile.md}.
  */
 public final class Overhead {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern GATLING_RPS = Pattern.compile("> mean throughput \\(rps\\)\\s*\\|\\s*([\\d,.]+)");
 
-  /** One level of one framework: calls/s and latencies (µs) of each way of calling. */
+  /**
+   * One level of one framework over {@code runs} alternating pairs (bare, Gatling): calls/s, latencies
+   * (µs) and injector CPU µs per call are the medians over the runs, {@code ratio} the median of the
+   * pairs' ratios; min and max, the spread.
+   */
   public record Row(
-      String framework, int level, String connections, double bareThroughput, double gatlingThroughput, double ratio,
+      String framework, int level, String connections, int runs, double bareThroughput, double gatlingThroughput,
+      double ratio, double ratioMin, double ratioMax,
       long bareP50, long gatlingP50, long bareP99, long gatlingP99,
-      double bareCpuPerCall, double gatlingCpuPerCall,
-      double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem,
-      double ratioMin, double ratioMax, int runs) {
+      double bareCpuPerCall, double bareCpuMin, double bareCpuMax,
+      double gatlingCpuPerCall, double gatlingCpuMin, double gatlingCpuMax,
+      double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem) {
 
-    Row(String framework, int level, String connections, double bareThroughput, double gatlingThroughput, double ratio,
-        long bareP50, long gatlingP50, long bareP99, long gatlingP99, double bareCpuPerCall, double gatlingCpuPerCall,
-        double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem) {
-      this(framework, level, connections, bareThroughput, gatlingThroughput, ratio, bareP50, gatlingP50, bareP99, gatlingP99,
-          bareCpuPerCall, gatlingCpuPerCall, gatlingConsoleRps, gatlingConsoleRpsRecordOff, problem, ratio, ratio, 1);
+    static Row failed(String framework, int level, String connections, String problem) {
+      return new Row(framework, level, connections, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, problem);
+    }
+  }
+
+  /** One pair's figures: a bare loop's result and Gatling's, either null when it wrote none. */
+  private record Pair(JsonNode bare, JsonNode gatling, double consoleRps) {
+    double ratio() {
+      return bare.get("throughput").asDouble() > 0 ? gatling.get("throughput").asDouble() / bare.get("throughput").asDouble() : 0;
     }
   }
 
@@ -75,7 +81,7 @@ public final class Overhead {
     }
     Duration warmup = Durations.parse(System.getProperty("warmup", "5s"), "-Dwarmup");
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
-    int repeats = repeats(System.getProperty("repeats", "1"));
+    int runs = Runs.count();
     Path out = Bench.out("overhead");
     Jvms jvms = new Jvms();
     List<Row> rows = new ArrayList<>();
@@ -83,67 +89,20 @@ public final class Overhead {
         (framework, target, dir) -> {
           String connections = connections(framework, connectionsProperty);
           for (int level : levels) {
-            // bare, Gatling, bare, Gatling...: load from other processes disturbs both sides alike
-            List<List<Row>> runs = new ArrayList<>();
-            for (int r = 1; r <= repeats; r++) {
-              Path runDir = dir.resolve(String.valueOf(level));
-              runs.add(measure(jvms, framework, target, level, connections, warmup, hold, repeats == 1 ? runDir : runDir.resolve("run" + r)));
-            }
-            rows.addAll(medians(runs));
+            rows.addAll(measure(jvms, framework, target, level, connections, warmup, hold, runs, dir.resolve(String.valueOf(level))));
           }
           return framework.id() + " measured";
         },
         (framework, reason) -> {
           String connections = connections(framework, connectionsProperty);
           levels.forEach(level -> bareLoops(framework).forEach(
-              bare -> rows.add(new Row(bare, level, connections, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, reason))));
+              bare -> rows.add(Row.failed(bare, level, connections, reason))));
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("overhead.json").toFile(), rows);
     Files.writeString(out.resolve("overhead.md"), markdown(rows, warmup, hold));
     System.out.println(Files.readString(out.resolve("overhead.md")));
     return out;
-  }
-
-  /** {@code -Drepeats}: how many times each level's bare loops and Gatling runs alternate. */
-  static int repeats(String text) {
-    try {
-      int n = Integer.parseInt(text.trim());
-      if (n >= 1) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // below
-    }
-    throw new IllegalArgumentException("-Drepeats=" + text + ": expected a whole number of at least 1");
-  }
-
-  /** Per bare loop, the median of each figure over the runs, and the lowest and highest ratio. */
-  static List<Row> medians(List<List<Row>> runs) {
-    if (runs.size() == 1) {
-      return runs.get(0);
-    }
-    List<Row> rows = new ArrayList<>();
-    for (int i = 0; i < runs.get(0).size(); i++) {
-      int at = i;
-      List<Row> same = runs.stream().map(run -> run.get(at)).toList();
-      Row first = same.get(0);
-      java.util.function.Function<java.util.function.ToDoubleFunction<Row>, Double> median = f -> {
-        double[] v = same.stream().mapToDouble(f).sorted().toArray();
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-      };
-      String problems = same.stream().map(Row::problem).filter(java.util.Objects::nonNull).distinct()
-          .reduce((a, b) -> a + "; " + b).orElse(null);
-      rows.add(new Row(first.framework(), first.level(), first.connections(),
-          median.apply(Row::bareThroughput), median.apply(Row::gatlingThroughput), median.apply(Row::ratio),
-          Math.round(median.apply(Row::bareP50)), Math.round(median.apply(Row::gatlingP50)),
-          Math.round(median.apply(Row::bareP99)), Math.round(median.apply(Row::gatlingP99)),
-          median.apply(Row::bareCpuPerCall), median.apply(Row::gatlingCpuPerCall),
-          median.apply(Row::gatlingConsoleRps), median.apply(Row::gatlingConsoleRpsRecordOff), problems,
-          same.stream().mapToDouble(Row::ratio).min().orElse(0), same.stream().mapToDouble(Row::ratio).max().orElse(0),
-          same.size()));
-    }
-    return rows;
   }
 
   /** {@code -Dconnections} if given; else one per user for Thrift, whose connections carry one call at a time, and 4 shared for the others. */
@@ -159,40 +118,85 @@ public final class Overhead {
     return framework.id().equals("thrift") ? List.of("thrift", "thrift-netty") : List.of(framework.id());
   }
 
-  /** One row per bare loop of the framework, each against the same Gatling runs. */
-  static List<Row> measure(Jvms jvms, Framework framework, HostAndPort target, int level, String connections, Duration warmup, Duration hold, Path dir)
+  /**
+   * One row per bare loop of the framework, each against the same Gatling runs: {@code runs} rounds of
+   * the bare loops then Gatling (in {@code run-<i>/}), then one Gatling run with the record off.
+   */
+  static List<Row> measure(
+      Jvms jvms, Framework framework, HostAndPort target, int level, String connections, Duration warmup, Duration hold, int runs, Path dir)
       throws IOException, InterruptedException {
-    Files.createDirectories(dir);
     Duration limit = warmup.plus(hold).plusSeconds(180);
-    for (String loop : bareLoops(framework)) {
-      Process bare = jvms.start(List.of("-Xmx2g"), "benchmark.bare.BareLoopMain",
-          List.of(loop, target.toString(), String.valueOf(level), connections,
-              warmup.toMillis() + "ms", hold.toMillis() + "ms", dir.resolve(bareFile(framework, loop, "json")).toString()),
-          dir.resolve(bareFile(framework, loop, "log")));
-      Jvms.await(bare, limit);
-    }
     List<String> props = Bench.closedLoop(target, level, connections, warmup, hold);
-    Jvms.await(jvms.startGatling("2g", props, framework.simulationClass(), dir.resolve("gatling"), dir.resolve("gatling.log")), limit);
+    for (int run = 1; run <= runs; run++) {
+      Path runDir = Files.createDirectories(dir.resolve("run-" + run));
+      for (String loop : bareLoops(framework)) {
+        List<String> options = new ArrayList<>(List.of("-Xmx2g"));
+        options.addAll(Profiles.jvmOptions(runDir.resolve(bareFile(framework, loop, "jfr")), warmup));
+        Process bare = jvms.start(options, "benchmark.bare.BareLoopMain",
+            List.of(loop, target.toString(), String.valueOf(level), connections,
+                warmup.toMillis() + "ms", hold.toMillis() + "ms", runDir.resolve(bareFile(framework, loop, "json")).toString()),
+            runDir.resolve(bareFile(framework, loop, "log")));
+        Jvms.await(bare, limit);
+      }
+      List<String> gatlingOptions = new ArrayList<>(props);
+      gatlingOptions.addAll(Profiles.jvmOptions(runDir.resolve("gatling.jfr"), warmup));
+      Jvms.await(jvms.startGatling("2g", gatlingOptions, framework.simulationClass(), runDir.resolve("gatling"), runDir.resolve("gatling.log")), limit);
+    }
+    if (Profiles.enabled()) {
+      List<String> lines = new ArrayList<>();
+      for (int run = 1; run <= runs; run++) {
+        for (String loop : bareLoops(framework)) {
+          lines.add(Profiles.summary("run " + run + ", bare " + loop, dir.resolve("run-" + run).resolve(bareFile(framework, loop, "jfr"))));
+        }
+        lines.add(Profiles.summary("run " + run + ", Gatling", dir.resolve("run-" + run).resolve("gatling.jfr")));
+      }
+      Files.writeString(dir.resolve("profile.md"), "CPU samples of " + framework.id() + " at " + level + " users, by the innermost frame"
+          + " that is not the JDK's (benchmark.bench.Profiles):\n\n" + String.join("\n", lines) + "\n");
+    }
     List<String> off = new ArrayList<>(props);
     off.add("-D" + LatencyRecord.ENABLED_PROPERTY + "=false");
     Jvms.await(jvms.startGatling("2g", off, framework.simulationClass(), dir.resolve("gatling-record-off"), dir.resolve("gatling-record-off.log")), limit);
+    double consoleRpsOff = consoleRps(dir.resolve("gatling-record-off.log"));
 
-    JsonNode g = GatlingResults.measured(GatlingResults.newestRun(dir.resolve("gatling")));
     List<Row> rows = new ArrayList<>();
     for (String loop : bareLoops(framework)) {
-      JsonNode b = GatlingResults.measuredIn(dir.resolve(bareFile(framework, loop, "json")));
-      String problem = b == null ? "bare loop wrote no result" + Jvms.tail(dir.resolve(bareFile(framework, loop, "log")))
-          : g == null ? "Gatling wrote no record" + Jvms.tail(dir.resolve("gatling.log"))
-          : failedCalls(b, g);
-      double bt = b == null ? 0 : b.get("throughput").asDouble();
-      double gt = g == null ? 0 : g.get("throughput").asDouble();
-      rows.add(new Row(loop, level, connections, bt, gt, bt > 0 ? gt / bt : 0,
-          b == null ? 0 : b.get("p50").asLong(), g == null ? 0 : g.get("p50").asLong(),
-          b == null ? 0 : b.get("p99").asLong(), g == null ? 0 : g.get("p99").asLong(),
-          b == null ? 0 : b.path("cpuPerCall").asDouble(), g == null ? 0 : g.path("cpuPerCall").asDouble(),
-          consoleRps(dir.resolve("gatling.log")), consoleRps(dir.resolve("gatling-record-off.log")), problem));
+      List<Pair> pairs = new ArrayList<>();
+      List<String> problems = new ArrayList<>();
+      for (int run = 1; run <= runs; run++) {
+        Path runDir = dir.resolve("run-" + run);
+        JsonNode b = GatlingResults.measuredIn(runDir.resolve(bareFile(framework, loop, "json")));
+        JsonNode g = GatlingResults.measured(GatlingResults.newestRun(runDir.resolve("gatling")));
+        String problem = b == null ? "bare loop wrote no result" + Jvms.tail(runDir.resolve(bareFile(framework, loop, "log")))
+            : g == null ? "Gatling wrote no record" + Jvms.tail(runDir.resolve("gatling.log"))
+            : failedCalls(b, g);
+        if (problem == null && b.get("throughput").asDouble() * g.get("throughput").asDouble() == 0) {
+          problem = "a side measured no call (bare " + b.get("throughput").asDouble() + " calls/s, Gatling " + g.get("throughput").asDouble() + "): left out";
+        }
+        if (problem != null) {
+          problems.add((runs > 1 ? "run " + run + ": " : "") + problem);
+        }
+        if (b != null && g != null && b.get("throughput").asDouble() * g.get("throughput").asDouble() > 0) {
+          pairs.add(new Pair(b, g, consoleRps(runDir.resolve("gatling.log"))));
+        }
+      }
+      rows.add(row(loop, level, connections, pairs, consoleRpsOff, problems.isEmpty() ? null : String.join("; ", problems)));
     }
     return rows;
+  }
+
+  /** The medians and spreads of the pairs in which both sides measured calls. */
+  private static Row row(String loop, int level, String connections, List<Pair> pairs, double consoleRpsOff, String problem) {
+    Runs.Spread ratio = Runs.of(pairs, Pair::ratio);
+    Runs.Spread bareCpu = Runs.of(pairs, p -> p.bare().path("cpuPerCall").asDouble());
+    Runs.Spread gatlingCpu = Runs.of(pairs, p -> p.gatling().path("cpuPerCall").asDouble());
+    return new Row(loop, level, connections, pairs.size(),
+        Runs.of(pairs, p -> p.bare().get("throughput").asDouble()).median(),
+        Runs.of(pairs, p -> p.gatling().get("throughput").asDouble()).median(),
+        ratio.median(), ratio.min(), ratio.max(),
+        (long) Runs.of(pairs, p -> p.bare().get("p50").asDouble()).median(), (long) Runs.of(pairs, p -> p.gatling().get("p50").asDouble()).median(),
+        (long) Runs.of(pairs, p -> p.bare().get("p99").asDouble()).median(), (long) Runs.of(pairs, p -> p.gatling().get("p99").asDouble()).median(),
+        bareCpu.median(), bareCpu.min(), bareCpu.max(), gatlingCpu.median(), gatlingCpu.min(), gatlingCpu.max(),
+        Runs.of(pairs, Pair::consoleRps).median(), consoleRpsOff, problem);
   }
 
   /** bare.json for a framework's only loop (as before), bare-thrift-netty.json for a second one. */
@@ -225,17 +229,20 @@ public final class Overhead {
     StringBuilder md = new StringBuilder();
     md.append(String.format(Locale.ROOT,
         "Closed loop; connections: N shared by all users, or one per user; warm-up %s excluded, %s measured;"
-            + " server in its own JVM; %d cores.%n%n",
+            + " server in its own JVM; %d cores. Each figure: the median over the runs, alternating bare and Gatling"
+            + " (bare, Gatling, bare, Gatling…); in brackets, the lowest and highest run.%n%n",
         Durations.format(warmup), Durations.format(hold), Runtime.getRuntime().availableProcessors()));
-    md.append("| framework | users | connections | bare calls/s | Gatling calls/s | Gatling / bare | bare p50 µs | Gatling p50 µs | bare p99 µs | Gatling p99 µs"
-        + " | injector CPU µs/call bare / Gatling | record on / off (Gatling rps) |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    md.append("| framework | users | connections | runs | bare calls/s | Gatling calls/s | Gatling / bare | bare p50 µs | Gatling p50 µs | bare p99 µs | Gatling p99 µs"
+        + " | injector CPU µs/call bare | injector CPU µs/call Gatling | record on / off (Gatling rps) |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %.0f | %.0f | **%.2f**%s | %d | %d | %d | %d | %.1f / %.1f | %.2f |%s%n",
-          r.framework(), r.level(), r.connections(), r.bareThroughput(), r.gatlingThroughput(), r.ratio(),
-          r.runs() > 1 ? String.format(Locale.ROOT, " (%.2f–%.2f, median of %d)", r.ratioMin(), r.ratioMax(), r.runs()) : "",
-          r.bareP50(), r.gatlingP50(),
-          r.bareP99(), r.gatlingP99(), r.bareCpuPerCall(), r.gatlingCpuPerCall(), r.gatlingConsoleRpsRecordOff() > 0 ? r.gatlingConsoleRps() / r.gatlingConsoleRpsRecordOff() : 0,
+      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d | %.0f | %.0f | **%s** | %d | %d | %d | %d | %s | %s | %.2f |%s%n",
+          r.framework(), r.level(), r.connections(), r.runs(), r.bareThroughput(), r.gatlingThroughput(),
+          new Runs.Spread(r.ratio(), r.ratioMin(), r.ratioMax()).format("%.2f"), r.bareP50(), r.gatlingP50(),
+          r.bareP99(), r.gatlingP99(),
+          new Runs.Spread(r.bareCpuPerCall(), r.bareCpuMin(), r.bareCpuMax()).format("%.1f"),
+          new Runs.Spread(r.gatlingCpuPerCall(), r.gatlingCpuMin(), r.gatlingCpuMax()).format("%.1f"),
+          r.gatlingConsoleRpsRecordOff() > 0 ? r.gatlingConsoleRps() / r.gatlingConsoleRpsRecordOff() : 0,
           r.problem() == null ? "" : " " + r.problem()));
     }
     return md.toString();

@@ -31,9 +31,10 @@ import protocols.core.HostAndPort;
  * Gatling against each framework's own load clients, on the same server, with the same users,
  * connections, warm-up and duration: ghz and grpc-java's AsyncClient for gRPC, rpcx's Go client for rpcx.
  *
- * <pre>mvn test-compile exec:java@peers -Dpeers=ghz,grpc-java,rpcx -Dlevels=100,1000 -Dconnections=4</pre>
+ * <pre>mvn test-compile exec:java@peers -Dpeers=ghz,grpc-java,rpcx -Dlevels=100,1000 -Dconnections=4 [-Druns=3]</pre>
  *
- * Writes {@code peers.md} and {@code peers.json} into {@code -Dout} (default bench/results/peers-<stamp>).
+ * Writes {@code peers.md} and {@code peers.json} into {@code -Dout} (default bench/results/peers-<stamp>); with {@code
+ * -Dprofile=true}, CPU profiles of grpc-java's AsyncClient and of Gatling, summed up in {@code <peer>/<level>/profile.md}.
  */
 public final class Peers {
 
@@ -42,10 +43,27 @@ public final class Peers {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One level of one peer: calls/s and latencies (µs) of the peer and of Gatling. */
+  /**
+   * One level of one peer over {@code runs} alternating pairs (the peer, then Gatling): calls/s and
+   * latencies (µs) are the medians over the runs, {@code ratio} the median of the pairs' ratios; min and
+   * max, the spread.
+   */
   public record Row(
-      String peer, int level, int connections, double peerThroughput, double gatlingThroughput, double ratio,
-      long peerP50, long gatlingP50, long peerP99, long gatlingP99, String problem) {}
+      String peer, int level, int connections, int runs, double peerThroughput, double gatlingThroughput,
+      double ratio, double ratioMin, double ratioMax,
+      long peerP50, long gatlingP50, long peerP99, long gatlingP99, String problem) {
+
+    static Row failed(String peer, int level, int connections, String problem) {
+      return new Row(peer, level, connections, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, problem);
+    }
+  }
+
+  /** One pair's figures: the peer's and Gatling's calls/s and latencies. */
+  private record Pair(Figures peer, Figures gatling) {
+    double ratio() {
+      return peer.throughput() > 0 ? gatling.throughput() / peer.throughput() : 0;
+    }
+  }
 
   /** What a load client measured: calls/s and latencies in µs. */
   record Figures(double throughput, long p50, long p99) {}
@@ -137,7 +155,9 @@ public final class Peers {
       @Override
       Figures measure(Client client, Jvms jvms, HostAndPort target, Load load, Path dir) throws Exception {
         Path log = dir.resolve("grpc-java.log");
-        Process asyncClient = jvms.start(client.program(), List.of("-Xmx2g"), "io.grpc.benchmarks.qps.AsyncClient",
+        List<String> options = new ArrayList<>(List.of("-Xmx2g"));
+        options.addAll(Profiles.jvmOptions(dir.resolve("grpc-java.jfr"), load.warmup()));
+        Process asyncClient = jvms.start(client.program(), options, "io.grpc.benchmarks.qps.AsyncClient",
             List.of("--address=" + target, "--channels=" + load.connections(),
                 "--outstanding_rpcs=" + load.users() / load.connections(),
                 "--client_payload=" + UnaryCallMessages.CLIENT_PAYLOAD, "--server_payload=" + UnaryCallMessages.SERVER_PAYLOAD,
@@ -250,6 +270,7 @@ public final class Peers {
     int connections = positive(System.getProperty("connections", "4"), "-Dconnections");
     Duration warmup = wholeSeconds(System.getProperty("warmup", "5s"), "-Dwarmup");
     Duration hold = wholeSeconds(System.getProperty("hold", "20s"), "-Dhold");
+    int runs = Runs.count();
     if (hold.isZero()) {
       throw new IllegalArgumentException("-Dhold=0: expected a positive duration, for example 20s");
     }
@@ -278,18 +299,18 @@ public final class Peers {
       } catch (Exception e) {
         String reason = peer.id + " could not be prepared: " + e.getMessage();
         notes.add("- **" + peer.id + "**: " + reason);
-        levels.forEach(level -> rows.add(new Row(peer.id, level, connections, 0, 0, 0, 0, 0, 0, 0, reason)));
+        levels.forEach(level -> rows.add(Row.failed(peer.id, level, connections, reason)));
       }
     }
     Bench.eachServer(List.copyOf(ready.keySet()), p -> p.id, (peer, target, log) -> peer.server(ready.get(peer), jvms, target, log), out,
         (peer, target, dir) -> {
           for (int level : levels) {
-            rows.add(measure(jvms, peer, ready.get(peer), target, new Load(level, connections, warmup, hold), dir.resolve(String.valueOf(level))));
+            rows.add(measure(jvms, peer, ready.get(peer), target, new Load(level, connections, warmup, hold), runs, dir.resolve(String.valueOf(level))));
           }
           return peer.id + " measured";
         },
         (peer, reason) -> {
-          levels.forEach(level -> rows.add(new Row(peer.id, level, connections, 0, 0, 0, 0, 0, 0, 0, reason)));
+          levels.forEach(level -> rows.add(Row.failed(peer.id, level, connections, reason)));
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("peers.json").toFile(), rows);
@@ -298,43 +319,69 @@ public final class Peers {
     return out;
   }
 
-  /** The peer's client, then Gatling, at one level against the same running server. */
-  static Row measure(Jvms jvms, Peer peer, Client client, HostAndPort target, Load load, Path dir) throws Exception {
-    Files.createDirectories(dir);
-    Figures p;
-    String problem = null;
-    try {
-      p = peer.measure(client, jvms, target, load, dir);
-    } catch (PeerFailure e) {
-      p = e.figures;
-      problem = e.getMessage();
+  /** {@code runs} rounds of the peer's client then Gatling (in {@code run-<i>/}), at one level against the same running server. */
+  static Row measure(Jvms jvms, Peer peer, Client client, HostAndPort target, Load load, int runs, Path dir) throws Exception {
+    List<Pair> pairs = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    for (int run = 1; run <= runs; run++) {
+      Path runDir = Files.createDirectories(dir.resolve("run-" + run));
+      String prefix = runs > 1 ? "run " + run + ": " : "";
+      Figures p;
+      try {
+        p = peer.measure(client, jvms, target, load, runDir);
+      } catch (PeerFailure e) {
+        p = e.figures;
+        problems.add(prefix + e.getMessage());
+      }
+      List<String> gatlingOptions = new ArrayList<>(Bench.closedLoop(target, load.users(), String.valueOf(load.connections()), load.warmup(), load.hold()));
+      gatlingOptions.addAll(Profiles.jvmOptions(runDir.resolve("gatling.jfr"), load.warmup()));
+      Jvms.await(jvms.startGatling("2g", gatlingOptions, peer.simulationClass, runDir.resolve("gatling"), runDir.resolve("gatling.log")), load.limit());
+      JsonNode g = GatlingResults.measured(GatlingResults.newestRun(runDir.resolve("gatling")));
+      if (g == null) {
+        problems.add(prefix + "Gatling wrote no record" + Jvms.tail(runDir.resolve("gatling.log")));
+      } else if (g.get("ko").asLong() > 0) {
+        problems.add(prefix + "Gatling: " + g.get("ko").asLong() + " calls failed");
+      }
+      if (p != null && g != null && p.throughput() * g.get("throughput").asDouble() == 0) {
+        problems.add(prefix + "a side measured no call (peer " + p.throughput() + " calls/s, Gatling " + g.get("throughput").asDouble() + "): left out");
+      } else if (p != null && g != null) {
+        pairs.add(new Pair(p, new Figures(g.get("throughput").asDouble(), g.get("p50").asLong(), g.get("p99").asLong())));
+      }
     }
-    Jvms.await(jvms.startGatling("2g", Bench.closedLoop(target, load.users(), String.valueOf(load.connections()), load.warmup(), load.hold()),
-        peer.simulationClass, dir.resolve("gatling"), dir.resolve("gatling.log")), load.limit());
-    JsonNode g = GatlingResults.measured(GatlingResults.newestRun(dir.resolve("gatling")));
-    if (g == null) {
-      problem = (problem == null ? "" : problem + "; ") + "Gatling wrote no record" + Jvms.tail(dir.resolve("gatling.log"));
-    } else if (g.get("ko").asLong() > 0) {
-      problem = (problem == null ? "" : problem + "; ") + "Gatling: " + g.get("ko").asLong() + " calls failed";
+    if (Profiles.enabled()) {
+      List<String> lines = new ArrayList<>();
+      for (int run = 1; run <= runs; run++) {
+        Path runDir = dir.resolve("run-" + run);
+        if (peer == Peer.GRPC_JAVA) {
+          lines.add(Profiles.summary("run " + run + ", grpc-java's AsyncClient", runDir.resolve("grpc-java.jfr")));
+        }
+        lines.add(Profiles.summary("run " + run + ", Gatling", runDir.resolve("gatling.jfr")));
+      }
+      Files.writeString(dir.resolve("profile.md"), "CPU samples against " + peer.id + " at " + load.users() + " users, by the innermost frame"
+          + " that is not the JDK's (benchmark.bench.Profiles; only grpc-java's client is a JVM to profile):\n\n" + String.join("\n", lines) + "\n");
     }
-    double pt = p == null ? 0 : p.throughput();
-    double gt = g == null ? 0 : g.get("throughput").asDouble();
-    return new Row(peer.id, load.users(), load.connections(), pt, gt, pt > 0 ? gt / pt : 0,
-        p == null ? 0 : p.p50(), g == null ? 0 : g.get("p50").asLong(),
-        p == null ? 0 : p.p99(), g == null ? 0 : g.get("p99").asLong(), problem);
+    Runs.Spread ratio = Runs.of(pairs, Pair::ratio);
+    return new Row(peer.id, load.users(), load.connections(), pairs.size(),
+        Runs.of(pairs, q -> q.peer().throughput()).median(), Runs.of(pairs, q -> q.gatling().throughput()).median(),
+        ratio.median(), ratio.min(), ratio.max(),
+        (long) Runs.of(pairs, q -> q.peer().p50()).median(), (long) Runs.of(pairs, q -> q.gatling().p50()).median(),
+        (long) Runs.of(pairs, q -> q.peer().p99()).median(), (long) Runs.of(pairs, q -> q.gatling().p99()).median(),
+        problems.isEmpty() ? null : String.join("; ", problems));
   }
 
   static String markdown(List<Row> rows, List<String> notes, int connections, Duration warmup, Duration hold) {
     StringBuilder md = new StringBuilder();
     md.append(String.format(Locale.ROOT,
         "Closed loop: at each level the peer's client, then Gatling, against the same server process (started fresh"
-            + " for each peer), with the same users and %d shared connections; warm-up %s excluded, %s measured; %d cores.%n%n",
+            + " for each peer), with the same users and %d shared connections; warm-up %s excluded, %s measured; %d cores."
+            + " Each figure: the median over the runs, alternating the peer and Gatling; in brackets, the lowest and highest run.%n%n",
         connections, Durations.format(warmup), Durations.format(hold), Runtime.getRuntime().availableProcessors()));
-    md.append("| peer | users | connections | peer calls/s | Gatling calls/s | Gatling / peer | peer p50 µs | Gatling p50 µs | peer p99 µs | Gatling p99 µs |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+    md.append("| peer | users | connections | runs | peer calls/s | Gatling calls/s | Gatling / peer | peer p50 µs | Gatling p50 µs | peer p99 µs | Gatling p99 µs |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.0f | **%.2f** | %d | %d | %d | %d |%s%n",
-          r.peer(), r.level(), r.connections(), r.peerThroughput(), r.gatlingThroughput(), r.ratio(), r.peerP50(),
+      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.0f | %.0f | **%s** | %d | %d | %d | %d |%s%n",
+          r.peer(), r.level(), r.connections(), r.runs(), r.peerThroughput(), r.gatlingThroughput(),
+          new Runs.Spread(r.ratio(), r.ratioMin(), r.ratioMax()).format("%.2f"), r.peerP50(),
           r.gatlingP50(), r.peerP99(), r.gatlingP99(), r.problem() == null ? "" : " " + r.problem()));
     }
     md.append("\n");

@@ -33,9 +33,13 @@ final class Deadlines {
 
   /**
    * A future completed by {@code call}, or failed with {@link CallTimeoutException} when {@code
-   * timeout} passes first; then {@code call} is cancelled so that its client can abandon it.
+   * timeout} passes first; then {@code call} is cancelled so that its client can abandon it. A call
+   * already done or {@linkplain SelfTimedFuture timed by its client} is returned as it is.
    */
   static <T> CompletableFuture<T> bound(CompletableFuture<T> call, Duration timeout) {
+    if (call instanceof SelfTimedFuture || call.isDone()) {
+      return call;
+    }
     CompletableFuture<T> bounded = new CompletableFuture<>();
     Timeout timer =
         TIMER.newTimeout(

@@ -66,7 +66,8 @@ public final class PendingCalls<K, R> {
     return calls.size();
   }
 
-  private final class Call extends CompletableFuture<R> {
+  /** Self-timed: its own timeout fails it, so the bridge needs no backstop for it. */
+  private final class Call extends SelfTimedFuture<R> {
     private final K id;
     private volatile Timeout timer;
 

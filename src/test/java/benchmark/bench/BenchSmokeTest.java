@@ -22,20 +22,21 @@ class BenchSmokeTest {
   @TempDir Path out;
 
   @Test
-  void overheadComparesTheBareLoopWithGatlingForGrpcAndRpcx() throws Exception {
+  void overheadAlternatesTheBareLoopAndGatlingForGrpcAndRpcx() throws Exception {
     Path results = SystemProperties.with(
-        Map.of("frameworks", "grpc,rpcx", "levels", "5", "connections", "1", "warmup", "1", "hold", "2", "out", out.toString()),
+        Map.of("frameworks", "grpc,rpcx", "levels", "5", "connections", "1", "warmup", "1", "hold", "2", "runs", "2", "out", out.toString()),
         Overhead::execute);
 
     String table = Files.readString(results.resolve("overhead.md"));
-    assertTrue(table.contains("| grpc | 5 | 1 |") && table.contains("| rpcx | 5 | 1 |"), table);
+    assertTrue(table.contains("| grpc | 5 | 1 | 2 |") && table.contains("| rpcx | 5 | 1 | 2 |"), "two pairs each: " + table);
+    assertTrue(Files.exists(results.resolve("grpc/5/run-2/bare.json")), "the second pair's bare loop");
     assertFalse(table.contains("wrote no") || table.contains("KO:"), table);
   }
 
   @Test
   void overheadComparesTheBareLoopWithGatlingForThriftDubboAndMotan() throws Exception {
     Path results = SystemProperties.with(
-        Map.of("frameworks", "thrift,dubbo,motan", "levels", "5", "warmup", "0", "hold", "2", "out", out.toString()),
+        Map.of("frameworks", "thrift,dubbo,motan", "levels", "5", "warmup", "0", "hold", "2", "runs", "1", "out", out.toString()),
         Overhead::execute);
 
     String table = Files.readString(results.resolve("overhead.md"));
@@ -81,7 +82,7 @@ class BenchSmokeTest {
   @Test
   void peersComparesGatlingWithGhzGrpcJavasAsyncClientAndRpcxsGoClient() throws Exception {
     Path results = SystemProperties.with(
-        Map.of("levels", "5", "connections", "1", "warmup", "1", "hold", "2", "out", out.toString()),
+        Map.of("levels", "5", "connections", "1", "warmup", "1", "hold", "2", "runs", "1", "out", out.toString()),
         Peers::execute);
 
     String table = Files.readString(results.resolve("peers.md"));

@@ -57,8 +57,11 @@ public final class RpcxMessage {
     this.seq = b.seq;
     this.servicePath = b.servicePath;
     this.serviceMethod = b.serviceMethod;
+    // a builder's own map is handed over (its next change copies it); one taken from a message is shared
     this.metadata =
-        b.metadata.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.metadata));
+        b.metadata.isEmpty() ? Map.of() : b.ownsMetadata ? Collections.unmodifiableMap(b.metadata) : b.metadata;
+    b.metadata = this.metadata;
+    b.ownsMetadata = false;
     this.payload = b.payload;
   }
 
@@ -97,7 +100,7 @@ public final class RpcxMessage {
     b.seq = seq;
     b.servicePath = servicePath;
     b.serviceMethod = serviceMethod;
-    b.metadata = new LinkedHashMap<>(metadata);
+    b.metadata = metadata; // copied only if the builder changes it: most calls' copies never do
     b.payload = payload;
     return b;
   }
@@ -231,7 +234,9 @@ public final class RpcxMessage {
     private long seq;
     private String servicePath = "";
     private String serviceMethod = "";
-    private Map<String, String> metadata = new LinkedHashMap<>();
+    private Map<String, String> metadata = Map.of();
+    /** False while {@link #metadata} is a message's (immutable) map or was handed to one: copy before changing it. */
+    private boolean ownsMetadata;
     private byte[] payload = EMPTY;
 
     private Builder() {}
@@ -295,11 +300,16 @@ public final class RpcxMessage {
       metadata.forEach(this::checkPair);
       copy.putAll(metadata);
       this.metadata = copy;
+      this.ownsMetadata = true;
       return this;
     }
 
     public Builder putMetadata(String key, String value) {
       checkPair(key, value);
+      if (!ownsMetadata) {
+        metadata = new LinkedHashMap<>(metadata);
+        ownsMetadata = true;
+      }
       metadata.put(key, value);
       return this;
     }

@@ -208,4 +208,17 @@ class RpcxCodecTest {
     assertEquals("08000400", hex.substring(0, 8), "compress bits 0x04 (gzip << 2)");
     assertEquals(m, decode(hex));
   }
+
+  @Test
+  void aMessageKeepsItsMetadataWhenTheBuilderItCameFromOrWentToChanges() {
+    RpcxMessage.Builder builder = RpcxMessage.request("Hello", "Say").putMetadata("a", "1");
+    RpcxMessage first = builder.build();
+    RpcxMessage second = builder.putMetadata("b", "2").build();
+    RpcxMessage copy = second.toBuilder().putMetadata("c", "3").build();
+
+    assertEquals(Map.of("a", "1"), first.metadata());
+    assertEquals(Map.of("a", "1", "b", "2"), second.metadata());
+    assertEquals(Map.of("a", "1", "b", "2", "c", "3"), copy.metadata());
+    assertThrows(UnsupportedOperationException.class, () -> builder.build().metadata().put("d", "4"));
+  }
 }

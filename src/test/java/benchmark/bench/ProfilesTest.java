@@ -1,0 +1,54 @@
+package benchmark.bench;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import jdk.jfr.Recording;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** -Dprofile's summary of a flight recording: where its CPU samples fall. */
+class ProfilesTest {
+
+  @TempDir Path dir;
+
+  private static volatile long sink;
+
+  @Test
+  void samplesGoToTheInnermostFrameThatIsNotTheJdksAndToTheirThreadGroup() throws Exception {
+    Path jfr = dir.resolve("busy.jfr");
+    try (Recording recording = new Recording()) {
+      recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(2));
+      recording.start();
+      Thread busy = new Thread(ProfilesTest::spin, "busy-1");
+      busy.start();
+      busy.join();
+      recording.stop();
+      recording.dump(jfr);
+    }
+
+    String line = Profiles.summary("busy", jfr);
+
+    assertTrue(line.contains("benchmark loop and messages") && line.contains("threads: busy-N"), line);
+  }
+
+  @Test
+  void aMissingRecordingIsSaidSo() {
+    String line = Profiles.summary("bare grpc", dir.resolve("none.jfr"));
+
+    assertTrue(line.startsWith("- bare grpc: no recording"), line);
+  }
+
+  /** A second of CPU in this class's own frames (Math.sqrt is intrinsic: no JDK frame above). */
+  private static void spin() {
+    long end = System.nanoTime() + 1_000_000_000L;
+    double x = 0;
+    while (System.nanoTime() < end) {
+      for (int i = 0; i < 10_000; i++) {
+        x += Math.sqrt(i + x);
+      }
+    }
+    sink = (long) x;
+  }
+}
