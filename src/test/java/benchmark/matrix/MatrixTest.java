@@ -41,6 +41,27 @@ class MatrixTest {
   }
 
   @Test
+  void aCellOfTwoInjectorsRunsTheirSharesFromOneInstantAndReportsTheirMerge() throws Exception {
+    Properties p = tiny("rpcx");
+    p.setProperty("levels", "4");
+    p.setProperty("injectors", "2");
+    p.setProperty("startDelay", "25s"); // two fresh Gatling JVMs must be up before the shared instant
+
+    int exit = Matrix.execute(MatrixSettings.from(p));
+
+    Results results = Report.read(out.resolve("results.json"), "results");
+    Cell cell = Report.find(results, "rpcx", 4);
+    assertTrue(cell.passed(), cell.reason());
+    assertTrue(cell.ok() > 0 && cell.ko() == 0, "calls made, all OK: " + cell);
+    assertEquals(0, exit);
+    Path level = out.resolve("rpcx").resolve("4");
+    assertTrue(Files.exists(level.resolve("merged").resolve("rpc-latency.json")), "the cell's figures are the merge's");
+    for (int i = 0; i < 2; i++) {
+      assertTrue(Files.isDirectory(level.resolve("injector-" + i)), "injector " + i + " ran its share");
+    }
+  }
+
+  @Test
   void aServerThatDoesNotStartFailsItsCellsWithTheReasonAndTheMatrixGoesOn() throws Exception {
     Properties p = tiny("grpc,rpcx");
     p.setProperty("serverArgs.grpc", "--no-such-option");
