@@ -182,6 +182,12 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
 
   private void missWith(String why) {
     java.util.function.Consumer<String> missed = whenMissed;
+    endAwait();
+    missed.accept(why);
+  }
+
+  /** The wait is over, met or missed: nothing awaited, no callbacks, no timer. */
+  private void endAwait() {
     awaited = 0;
     whenArrived = null;
     whenMissed = null;
@@ -189,20 +195,13 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
       awaitTimer.cancel();
       awaitTimer = null;
     }
-    missed.accept(why);
   }
 
   private void arrivedIfAwaited() {
     if (awaited > 0 && unawaited >= awaited) {
       unawaited -= awaited;
       Runnable go = whenArrived;
-      awaited = 0;
-      whenArrived = null;
-      whenMissed = null;
-      if (awaitTimer != null) {
-        awaitTimer.cancel();
-        awaitTimer = null;
-      }
+      endAwait();
       go.run();
     }
   }
