@@ -30,7 +30,18 @@ public final class Accuracy {
       Pattern.compile("> response time (50|99)th percentile \\(ms\\)\\s*\\|\\s*([\\d,]+)");
 
   public record Row(String framework, int level, long gatlingP50Ms, long gatlingP99Ms, long recordP50Us, long recordP99Us,
-      long bareP50Us, long bareP99Us, long serviceTimeUs, String problem) {}
+      long bareP50Us, long bareP99Us, long serviceTimeUs, double recordCallsPerSecond, double bareCallsPerSecond,
+      double bareMeanUs, double bareCpuPerCallUs, String problem) {
+
+    /**
+     * Little's law: closed users each waiting {@code mean} make {@code level / mean} calls a second, so
+     * a loop that achieves fewer calls than {@code level / service time} waited beyond the service time
+     * for something else, on a saturated machine its turn on the CPU.
+     */
+    double bareShareOfPossibleRate() {
+      return bareCallsPerSecond * serviceTimeUs / 1e6 / level;
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     execute();
@@ -60,20 +71,27 @@ public final class Accuracy {
           Jvms.await(bare, hold.plusSeconds(180));
           return row(framework.id(), level, serviceTime, dir);
         },
-        (framework, reason) -> new Row(framework.id(), level, 0, 0, 0, 0, 0, 0, serviceTime.toNanos() / 1000, reason));
+        (framework, reason) -> new Row(framework.id(), level, 0, 0, 0, 0, 0, 0, serviceTime.toNanos() / 1000, 0, 0, 0, 0, reason));
     new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(out.resolve("accuracy.json").toFile(), rows);
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
         "Server service time %s, %d concurrent users, %s, one connection per user; reported minus service time.%n%n"
             + "| framework | Gatling p50 − service (ms) | Gatling p99 − service (ms) | record p50 − service (µs) | record p99 − service (µs)"
             + " | bare loop p50 − service (µs) | bare loop p99 − service (µs) | injector's own p50 error: record − bare (µs)"
-            + " | server's own view: replies late past their due time, p50 / p99 (µs) |%n|---|---|---|---|---|---|---|---|---|%n",
-        Durations.format(serviceTime), level, Durations.format(hold)));
+            + " | server's own view: replies late past their due time, p50 / p99 (µs)"
+            + " | calls/s, record / bare loop (the users could make %,d) | bare loop: share of that rate, CPU per call (µs) |"
+            + "%n|---|---|---|---|---|---|---|---|---|---|---|%n",
+        Durations.format(serviceTime), level, Durations.format(hold), Math.round(level * 1e9 / serviceTime.toNanos())));
     long st = serviceTime.toNanos() / 1000;
     for (Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %s |%s%n", r.framework(), r.gatlingP50Ms() - st / 1000,
-          r.gatlingP99Ms() - st / 1000, r.recordP50Us() - st, r.recordP99Us() - st, r.bareP50Us() - st, r.bareP99Us() - st,
-          r.recordP50Us() - r.bareP50Us(), serverLateness(out.resolve(r.framework()).resolve("server.log")), r.problem() == null ? "" : " " + r.problem()));
+      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %s | %,.0f / %,.0f | %.0f %%, %.1f |%s%n", r.framework(),
+          r.gatlingP50Ms() - st / 1000, r.gatlingP99Ms() - st / 1000, r.recordP50Us() - st, r.recordP99Us() - st, r.bareP50Us() - st,
+          r.bareP99Us() - st, r.recordP50Us() - r.bareP50Us(), serverLateness(out.resolve(r.framework()).resolve("server.log")),
+          r.recordCallsPerSecond(), r.bareCallsPerSecond(), 100 * r.bareShareOfPossibleRate(), r.bareCpuPerCallUs(),
+          r.problem() == null ? "" : " " + r.problem()));
     }
+    md.append(String.format(Locale.ROOT, "%nA bare loop far below 100 %% of the rate its users could make waited for the machine, not"
+        + " for the server (Little's law: %d users / calls per second = the mean wait): then the figures above the service time"
+        + " are the saturated machine's queue, and a lower -Dlevel measures the injector's own error.%n", level));
     Files.writeString(out.resolve("accuracy.md"), md.toString());
     System.out.println(md);
     return out;
@@ -107,6 +125,8 @@ public final class Accuracy {
     String problem = say == null ? "no record" + Jvms.tail(dir.resolve("gatling.log"))
         : bare == null ? "bare loop wrote no result" + Jvms.tail(dir.resolve("bare.log")) : null;
     return new Row(id, level, p50, p99, say == null ? 0 : say.get("p50").asLong(), say == null ? 0 : say.get("p99").asLong(),
-        bare == null ? 0 : bare.get("p50").asLong(), bare == null ? 0 : bare.get("p99").asLong(), serviceTime.toNanos() / 1000, problem);
+        bare == null ? 0 : bare.get("p50").asLong(), bare == null ? 0 : bare.get("p99").asLong(), serviceTime.toNanos() / 1000,
+        say == null ? 0 : say.path("throughput").asDouble(), bare == null ? 0 : bare.path("throughput").asDouble(),
+        bare == null ? 0 : bare.path("mean").asDouble(), bare == null ? 0 : bare.path("cpuPerCall").asDouble(), problem);
   }
 }

@@ -77,6 +77,10 @@ class BenchSmokeTest {
     assertTrue(table.contains("| grpc |"), table);
     assertFalse(table.contains("no record") || table.contains("bare loop wrote no result"), table);
     assertFalse(table.contains("| – |"), "the server's own timing of its replies: " + table);
+    // 5 users waiting 10 ms each could make 500 calls a second; what the bare loop made tells saturation apart
+    assertTrue(table.contains("the users could make 500"), table);
+    JsonNode row = new ObjectMapper().readTree(results.resolve("accuracy.json").toFile()).get(0);
+    assertTrue(row.get("bareCallsPerSecond").asDouble() > 0 && row.get("bareCpuPerCallUs").asDouble() > 0, table);
   }
 
   @Test
