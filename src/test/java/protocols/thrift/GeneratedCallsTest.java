@@ -43,13 +43,16 @@ class GeneratedCallsTest {
     return ThriftConnection.open(settings, loops, NioSocketChannel::new);
   }
 
+  /** 40 + 2 through {@code method}. */
+  private static CompletableFuture<Long> add(
+      ThriftConnection connection, ThriftMethod<Calculator.AsyncClient, long[], Long> method) throws Exception {
+    return GeneratedCalls.send(connection, ThriftEncoding.BINARY, Calculator.AsyncClient::new, method, new long[] {40, 2}, TIMEOUT);
+  }
+
   @Test
   void aCallWithAReplyIsTimedByTheConnectionSoTheBridgeSetsNoBackstopTimer() throws Exception {
     try (CalculatorServer server = CalculatorServer.binary(); ThriftConnection connection = connect(server)) {
-      CompletableFuture<Long> sum =
-          GeneratedCalls.<Calculator.AsyncClient, long[], Long>send(
-              connection, ThriftEncoding.BINARY, Calculator.AsyncClient::new,
-              (client, ab, callback) -> client.add(ab[0], ab[1], callback), new long[] {40, 2}, TIMEOUT);
+      CompletableFuture<Long> sum = add(connection, (client, ab, callback) -> client.add(ab[0], ab[1], callback));
 
       assertInstanceOf(SelfTimedFuture.class, sum);
       assertEquals(42L, sum.get(10, TimeUnit.SECONDS));
@@ -60,20 +63,17 @@ class GeneratedCallsTest {
   void aCallWhoseCallbackTheUserWrapsIsLeftToTheBridgesBackstop() throws Exception {
     try (CalculatorServer server = CalculatorServer.binary(); ThriftConnection connection = connect(server)) {
       CompletableFuture<Long> sum =
-          GeneratedCalls.<Calculator.AsyncClient, long[], Long>send(
-              connection, ThriftEncoding.BINARY, Calculator.AsyncClient::new,
-              (client, ab, callback) -> client.add(ab[0], ab[1], new AsyncMethodCallback<Long>() {
-                @Override
-                public void onComplete(Long response) {
-                  callback.onComplete(response);
-                }
+          add(connection, (client, ab, callback) -> client.add(ab[0], ab[1], new AsyncMethodCallback<Long>() {
+            @Override
+            public void onComplete(Long response) {
+              callback.onComplete(response);
+            }
 
-                @Override
-                public void onError(Exception exception) {
-                  callback.onError(exception);
-                }
-              }),
-              new long[] {40, 2}, TIMEOUT);
+            @Override
+            public void onError(Exception exception) {
+              callback.onError(exception);
+            }
+          }));
 
       // nothing says the user's callback ever completes ours: only the bridge's own timer bounds it
       assertFalse(sum instanceof SelfTimedFuture, "a call through the user's callback must not be taken as self-timed");
