@@ -22,8 +22,9 @@ import protocols.core.report.RunEnd;
  * concurrent users, each calling again as soon as its reply arrives), stepping through {@code -Dlevels}
  * with {@code rampConcurrentUsers} between levels and {@code constantConcurrentUsers} at each level.
  *
- * <p>Each virtual user calls in a loop for at most one hold period, then ends and is replaced; so
- * concurrency can step down as well as up, and every user stops when the last level ends.
+ * <p>Each virtual user calls in a loop for at most one hold period (a user of the first level, through
+ * its warm-up as well), then ends and is replaced; so concurrency can step down as well as up, and
+ * every user stops when the last level ends.
  *
  * <p>With {@code -Dwarmup}, the first level starts with a warm-up whose calls are named {@code
  * "warm-up <name>"}: name requests with {@link #named(String)} and the warm-up stays out of the
@@ -171,22 +172,31 @@ public final class Staircase {
             // evaluated at every iteration: a plain attribute read, the cheapest (Session.getLong converts)
             during(session -> session.<Duration>get(LIFETIME), "during", cutLastIteration)
                 .on(
-                    exec(session -> session.set(PHASE, System.currentTimeMillis() < warmupEndMillis ? "warm-up " : "")),
+                    exec(session -> {
+                      String phase = System.currentTimeMillis() < warmupEndMillis ? "warm-up " : "";
+                      // a new session only when the phase changes: this runs before every call
+                      return phase.equals(session.get(PHASE)) ? session : session.set(PHASE, phase);
+                    }),
                     call))
         .orElse(pause(session -> Duration.ofMillis(Math.max(IDLE_AT_LEAST_MILLIS, endMillis - System.currentTimeMillis()))))
         .injectClosed(steps());
   }
 
   /**
-   * One hold period, cut at the end of the run; a user that would have less than a second left (or less
+   * One hold period (and what is left of the warm-up, for a user started before it ends), cut at the end
+   * of the run; a user that would have less than a second left (or less
    * than a hold, when holds are shorter) makes no call at all and idles to the end: users with lifetimes
    * of a few milliseconds would each open a connection for one call in the last moments of the run, and
    * users ending at once would be replaced at once, again and again.
    */
   private long userLifetimeMillis() {
-    long left = Math.max(0, endMillis - System.currentTimeMillis());
+    long now = System.currentTimeMillis();
+    long left = Math.max(0, endMillis - now);
     long hold = settings.hold().toMillis();
-    return left < Math.min(hold, 1000) ? 0 : Math.min(hold, left);
+    // a user of the first level lives through its warm-up too: else they would all end, and their
+    // connections be opened again, in the middle of its measured hold
+    long lifetime = now < warmupEndMillis ? hold + (warmupEndMillis - now) : hold;
+    return left < Math.min(hold, 1000) ? 0 : Math.min(lifetime, left);
   }
 
   /** The outermost simulation constructor on the stack: the concrete simulation building this staircase. */

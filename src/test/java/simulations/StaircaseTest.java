@@ -38,4 +38,15 @@ class StaircaseTest {
     assertEquals(0, run.exitCode);
     assertEquals(5, CALLERS.size(), "users that made calls: " + CALLERS);
   }
+
+  @Test
+  void theFirstLevelsUsersLiveThroughItsWarmUpSoNoneIsReplacedInsideTheMeasuredHold() {
+    CALLERS.clear();
+
+    GatlingRun run = GatlingRun.run(PausingSimulation.class, Map.of("levels", "5", "ramp", "0", "warmup", "2", "hold", "2"));
+
+    assertEquals(0, run.exitCode);
+    // with a lifetime of one hold, the 5 users would end at 2 s and 5 more would call from 2 s to 4 s
+    assertEquals(5, CALLERS.size(), "users that made calls: " + CALLERS);
+  }
 }

@@ -15,6 +15,7 @@ import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolDecorator;
 import org.apache.thrift.transport.TMemoryInputTransport;
+import protocols.core.SelfTimedFuture;
 import protocols.thrift.client.ThriftConnection;
 import protocols.thrift.codec.ThriftReply;
 
@@ -94,8 +95,10 @@ public final class GeneratedCalls {
       Duration timeout)
       throws Exception {
     S client = service.create(encoding.factory(), MANAGER, null);
-    CompletableFuture<Res> future = new CompletableFuture<>();
-    method.call(client, request, new ToFuture<>(future));
+    // the connection's own timer ends a call that has a reply: the bridge then sets no second one
+    CompletableFuture<Res> future = new SelfTimedFuture<>();
+    ToFuture<Res> toFuture = new ToFuture<>(future);
+    method.call(client, request, toFuture);
     TAsyncMethodCall<?> call = (TAsyncMethodCall<?>) CURRENT_METHOD.get(client);
     if (call == null) {
       throw new IllegalArgumentException(
@@ -121,7 +124,24 @@ public final class GeneratedCalls {
               }
               callback.onComplete(result);
             });
-    return future;
+    // a callback of the user's own around ours might never complete it
+    return generated.recv() != null && (Object) callback == toFuture ? future : notSelfTimed(future);
+  }
+
+  /**
+   * For a oneway call, which ends once written (no timer of the connection bounds a write), or one whose
+   * outcome goes through a callback of the user's: the bridge's backstop bounds it.
+   */
+  private static <T> CompletableFuture<T> notSelfTimed(CompletableFuture<T> call) {
+    CompletableFuture<T> plain = new CompletableFuture<>();
+    call.whenComplete((value, failure) -> {
+      if (failure == null) {
+        plain.complete(value);
+      } else {
+        plain.completeExceptionally(failure);
+      }
+    });
+    return plain;
   }
 
   private static void writeArgs(Method generated, TAsyncMethodCall<?> call, TProtocol protocol) throws TException {
