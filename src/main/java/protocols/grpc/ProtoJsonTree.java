@@ -19,17 +19,18 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageOrBuilder;
 import com.google.protobuf.util.JsonFormat;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A message's canonical proto3 JSON as the Jackson tree Gatling's {@code jsonPath(...)} checks, built
  * from the message's fields: the same tree as printing it with {@link JsonFormat} (fields without
  * presence included) and parsing the text with Jackson, at a fraction of the cost (no text, no
- * second parse). Well-known types, whose JSON has forms of its own, and extensions go through the
- * printer.
+ * second parse). Well-known types, whose JSON has forms of its own, and messages that may carry
+ * extensions go through the printer.
  */
 final class ProtoJsonTree {
 
@@ -53,26 +54,26 @@ final class ProtoJsonTree {
 
   static JsonNode of(MessageOrBuilder message) throws InvalidProtocolBufferException {
     Descriptor type = message.getDescriptorForType();
-    if (PRINTED.contains(type.getFullName())) {
+    if (PRINTED.contains(type.getFullName()) || type.isExtendable()) {
       return printed(message);
     }
-    Map<FieldDescriptor, Object> set = message.getAllFields();
-    Map<FieldDescriptor, Object> fields = new TreeMap<>(set);
-    for (FieldDescriptor field : type.getFields()) {
-      if (!field.hasPresence() && !fields.containsKey(field)) {
-        fields.put(field, message.getField(field));
-      }
-    }
     ObjectNode object = NODES.objectNode();
-    for (Map.Entry<FieldDescriptor, Object> entry : fields.entrySet()) {
-      FieldDescriptor field = entry.getKey();
-      if (field.isExtension()) {
-        return printed(message);
+    for (FieldDescriptor field : byNumber(type)) {
+      // the printer's set: the fields present, and those without presence (repeated, proto3 scalars) at any value
+      if (!field.hasPresence() || message.hasField(field)) {
+        object.set(field.getJsonName(), field(field, message.getField(field)));
       }
-      object.set(field.getJsonName(), field(field, entry.getValue()));
     }
     return object;
   }
+
+  /** The fields in the printer's order (by number), once per type. */
+  private static List<FieldDescriptor> byNumber(Descriptor type) {
+    return BY_NUMBER.computeIfAbsent(
+        type, t -> t.getFields().stream().sorted(Comparator.comparingInt(FieldDescriptor::getNumber)).toList());
+  }
+
+  private static final Map<Descriptor, List<FieldDescriptor>> BY_NUMBER = new ConcurrentHashMap<>();
 
   private static JsonNode field(FieldDescriptor field, Object value) throws InvalidProtocolBufferException {
     if (field.isMapField()) {
