@@ -30,6 +30,9 @@ public final class StubFree {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** -Dprofile=true: one line per Gatling run, where its CPU samples fall (Profiles). */
+  private static final List<String> PROFILES = new ArrayList<>();
+
   /** One round: calls/s of each side, the two ratios, CPU per call (µs of the injector's process) of the Gatling runs. */
   public record Round(
       int round, double stubsThroughput, double stubFreeThroughput, double ghzThroughput, double stubFreeOverStubs,
@@ -68,7 +71,8 @@ public final class StubFree {
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("stubfree.json").toFile(), done);
-    Files.writeString(out.resolve("stubfree.md"), markdown(done, load, ghz));
+    Files.writeString(out.resolve("stubfree.md"), markdown(done, load, ghz)
+        + (PROFILES.isEmpty() ? "" : "\nCPU samples of the Gatling runs:\n\n" + String.join("\n", PROFILES) + "\n"));
     System.out.println(Files.readString(out.resolve("stubfree.md")));
     return out;
   }
@@ -97,8 +101,12 @@ public final class StubFree {
   private static JsonNode gatling(Jvms jvms, String simulation, HostAndPort target, Peers.Load load, Path dir, List<String> problems)
       throws Exception {
     Files.createDirectories(dir);
-    Jvms.await(jvms.startGatling("2g", Bench.closedLoop(target, load.users(), String.valueOf(load.connections()), load.warmup(), load.hold()),
-        simulation, dir, dir.resolve("gatling.log")), load.limit());
+    List<String> options = new ArrayList<>(Bench.closedLoop(target, load.users(), String.valueOf(load.connections()), load.warmup(), load.hold()));
+    options.addAll(Profiles.jvmOptions(dir.resolve("gatling.jfr"), load.warmup()));
+    Jvms.await(jvms.startGatling("2g", options, simulation, dir, dir.resolve("gatling.log")), load.limit());
+    if (Profiles.enabled()) {
+      PROFILES.add(Profiles.summary(dir.getParent().getFileName() + ", " + simulation, dir.resolve("gatling.jfr")));
+    }
     JsonNode figures = GatlingResults.measured(GatlingResults.newestRun(dir));
     if (figures == null) {
       problems.add(simulation + " wrote no record" + Jvms.tail(dir.resolve("gatling.log")));

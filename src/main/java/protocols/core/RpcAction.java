@@ -13,6 +13,7 @@ import io.gatling.core.structure.ScenarioContext;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import protocols.core.check.JsonView;
 import protocols.core.check.RpcChecks;
 import scala.Function1;
 import scala.Option;
@@ -40,7 +41,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
       RpcRequestBuilder.Common<Req> request,
       RpcCall<C, Req, Res> call,
       FailureDescriber describer,
-      Function<Object, String> jsonView,
+      JsonView jsonView,
       RpcComponents<P, C> components,
       ScenarioContext ctx,
       Action next) {

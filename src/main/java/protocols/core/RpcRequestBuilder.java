@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import protocols.core.check.JsonView;
 import scala.Function1;
 
 /**
@@ -59,10 +60,10 @@ public abstract class RpcRequestBuilder<
   }
 
   /**
-   * The response as JSON text, for Gatling's {@code jsonPath(...)} checks; {@code null} (the default):
+   * The response as a JSON tree, for Gatling's {@code jsonPath(...)} checks; {@code null} (the default):
    * this framework's responses have no JSON view.
    */
-  protected Function<Object, String> jsonView() {
+  protected JsonView jsonView() {
     return null;
   }
 

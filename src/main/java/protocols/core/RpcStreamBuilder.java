@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import protocols.core.check.JsonView;
 import scala.Function1;
 
 /**
@@ -79,10 +80,10 @@ public abstract class RpcStreamBuilder<
   }
 
   /**
-   * Each received message as JSON text, for Gatling's {@code jsonPath(...)} checks; {@code null} (the
+   * Each received message as a JSON tree, for Gatling's {@code jsonPath(...)} checks; {@code null} (the
    * default): this framework's messages have no JSON view.
    */
-  protected Function<Object, String> jsonView() {
+  protected JsonView jsonView() {
     return null;
   }
 
@@ -199,7 +200,7 @@ public abstract class RpcStreamBuilder<
     Spec fixed = spec;
     FailureDescriber describer = failureDescriber();
     RpcProtocolKey<P, C> key = protocolKey();
-    Function<Object, String> jsonView = jsonView();
+    JsonView jsonView = jsonView();
     return () ->
         (ctx, next) -> {
           RpcComponents<P, C> components = ctx.protocolComponentsRegistry().components(key);

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.function.Function;
 import protocols.core.RpcStreamBuilder.Spec;
 import protocols.core.RpcStreamBuilder.Verb;
+import protocols.core.check.JsonView;
 import protocols.core.check.RpcCheckType;
 import protocols.core.check.RpcChecks;
 import scala.Option;
@@ -47,7 +48,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       RpcStreamBuilder.Await await,
       RpcStreamOpener<C, Req, Res> opener,
       FailureDescriber describer,
-      Function<Object, String> jsonView,
+      JsonView jsonView,
       RpcComponents<P, C> components,
       ScenarioContext ctx,
       Action next) {

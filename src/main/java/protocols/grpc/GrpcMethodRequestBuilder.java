@@ -25,6 +25,7 @@ import protocols.core.RpcCall;
 import protocols.core.RpcProtocolKey;
 import protocols.core.RpcRequestBuilder;
 import protocols.core.StreamKind;
+import protocols.core.check.JsonView;
 
 /**
  * A unary call of a method named by its full name, without generated code: the protocol's schema
@@ -43,8 +44,6 @@ public final class GrpcMethodRequestBuilder
   }
 
   private static final JsonFormat.Parser JSON_IN = JsonFormat.parser();
-  private static final JsonFormat.Printer JSON_OUT =
-      JsonFormat.printer().alwaysPrintFieldsWithNoPresence().omittingInsignificantWhitespace();
 
   private final String methodName;
   private final GrpcMetadata headers;
@@ -135,19 +134,12 @@ public final class GrpcMethodRequestBuilder
   }
 
   @Override
-  protected Function<Object, String> jsonView() {
+  protected JsonView jsonView() {
     return JSON_VIEW;
   }
 
-  /** A response as canonical proto3 JSON, for Gatling's {@code jsonPath(...)}. */
-  static final Function<Object, String> JSON_VIEW =
-      response -> {
-        try {
-          return JSON_OUT.print((MessageOrBuilder) response);
-        } catch (InvalidProtocolBufferException e) {
-          throw new IllegalStateException(e.getMessage(), e);
-        }
-      };
+  /** A response as its canonical proto3 JSON tree, for Gatling's {@code jsonPath(...)}. */
+  static final JsonView JSON_VIEW = response -> ProtoJsonTree.of((MessageOrBuilder) response);
 
   @Override
   protected RpcCall<ManagedChannel, Payload, DynamicMessage> call(GrpcProtocol protocol) {

@@ -15,6 +15,7 @@ import protocols.core.RpcStream;
 import protocols.core.RpcStreamBuilder;
 import protocols.core.RpcStreamOpener;
 import protocols.core.StreamKind;
+import protocols.core.check.JsonView;
 import protocols.grpc.GrpcMethodRequestBuilder.Payload;
 
 /**
@@ -74,7 +75,7 @@ public final class GrpcMethodStreamBuilder
   }
 
   @Override
-  protected Function<Object, String> jsonView() {
+  protected JsonView jsonView() {
     return GrpcMethodRequestBuilder.JSON_VIEW;
   }
 

@@ -65,12 +65,12 @@ public final class RpcChecks {
   }
 
   /**
-   * As {@link #toScala(List)}; with a {@code jsonView} (the response as JSON text) Gatling's own
+   * As {@link #toScala(List)}; with a {@code jsonView} (the response as a JSON tree) Gatling's own
    * {@code jsonPath(...)} checks apply too.
    */
   @SuppressWarnings("unchecked")
   public static scala.collection.immutable.List<Check<CallResult>> toScala(
-      List<CheckBuilder> checks, Function<Object, String> jsonView) {
+      List<CheckBuilder> checks, JsonView jsonView) {
     List<Check<CallResult>> built = new ArrayList<>(checks.size());
     JsonCheckMaterializer json = jsonView == null ? null : new JsonCheckMaterializer(jsonView);
     for (CheckBuilder check : checks) {
