@@ -20,6 +20,9 @@ final class MotanClient {
   private final MotanProtocol protocol;
   private final Map<Class<?>, RefererConfig<?>> referers = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  private volatile boolean answered;
+  /** Why a call found no provider: the client is replaced, and counts against the reconnect backoff if it never answered. */
+  private volatile Throwable unreachable;
 
   MotanClient(MotanProtocol protocol) {
     this.protocol = protocol;
@@ -29,6 +32,10 @@ final class MotanClient {
   <S> S service(Class<S> type) {
     if (closed) {
       throw new IllegalStateException("the simulation is over: its Motan clients are closed");
+    }
+    Throwable down = unreachable;
+    if (down != null) { // its referers are gone: making new ones would connect again behind the backoff
+      throw new IllegalStateException(down.getMessage(), down);
     }
     RefererConfig<?> referer = referers.computeIfAbsent(type, this::refer);
     return type.cast(referer.getRef());
@@ -68,11 +75,44 @@ final class MotanClient {
   }
 
   boolean isOpen() {
-    return !closed;
+    return !closed && unreachable == null;
+  }
+
+  /** The provider answered a call (with a result or its own exception). */
+  void answered() {
+    if (!answered) {
+      answered = true;
+    }
+  }
+
+  boolean hasAnswered() {
+    return answered;
+  }
+
+  /**
+   * A call found no provider. Motan would try again by itself (its Netty client reconnects on every
+   * call, and heartbeats a provider it marked down every 500 ms: about one attempt a second per client
+   * against a target that drops connections), so the referers are dropped now and the pool decides.
+   */
+  void unreachable(Throwable cause) {
+    if (unreachable == null && !closed) {
+      // as the report reads it, without Motan's request id and local port (the KOs group by message)
+      unreachable = new IllegalStateException(MotanFailures.describe(cause).message(), cause);
+      MotanSenders.executor().execute(this::destroyReferers);
+    }
+  }
+
+  /** Why the client never got an answer, or null when it did. */
+  Throwable failedBeforeAnswering() {
+    return answered ? null : unreachable;
   }
 
   void close() {
     closed = true;
+    destroyReferers();
+  }
+
+  private void destroyReferers() {
     for (RefererConfig<?> referer : referers.values()) {
       try {
         referer.destroy();
