@@ -33,10 +33,6 @@ final class MotanClient {
     if (closed) {
       throw new IllegalStateException("the simulation is over: its Motan clients are closed");
     }
-    Throwable down = unreachable;
-    if (down != null) { // its referers are gone: making new ones would connect again behind the backoff
-      throw new IllegalStateException(down.getMessage(), down);
-    }
     RefererConfig<?> referer = referers.computeIfAbsent(type, this::refer);
     return type.cast(referer.getRef());
   }
@@ -92,13 +88,15 @@ final class MotanClient {
   /**
    * A call found no provider. Motan would try again by itself (its Netty client reconnects on every
    * call, and heartbeats a provider it marked down every 500 ms: about one attempt a second per client
-   * against a target that drops connections), so the referers are dropped now and the pool decides.
+   * against a target that drops connections), so the client turns unusable: the pool closes it at its
+   * next use (calls in flight end as Motan ends them) and decides when a new one may connect. Direct
+   * targets only.
    */
   void unreachable(Throwable cause) {
-    if (unreachable == null && !closed) {
+    // through a registry, no provider may mean none registered yet: its subscription waits for them
+    if (unreachable == null && !closed && protocol.registry == null) {
       // as the report reads it, without Motan's request id and local port (the KOs group by message)
       unreachable = new IllegalStateException(MotanFailures.describe(cause).message(), cause);
-      MotanSenders.executor().execute(this::destroyReferers);
     }
   }
 
@@ -109,10 +107,6 @@ final class MotanClient {
 
   void close() {
     closed = true;
-    destroyReferers();
-  }
-
-  private void destroyReferers() {
     for (RefererConfig<?> referer : referers.values()) {
       try {
         referer.destroy();
