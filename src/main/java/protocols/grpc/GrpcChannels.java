@@ -36,7 +36,7 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
             // name resolution and the like: bounded, or 5000 channels opening at once grow gRPC's
             // cached thread pool with the users
             .offloadExecutor(OFFLOAD);
-    return new WatchedChannel(security(builder, protocol).build(), protocol.target.toString());
+    return new WatchedChannel(security(builder, protocol).build(), protocol.target.toString(), !protocol.options.waitForReady());
   }
 
   /** A channel of grpc-netty's own, for reading the server's reflection before the load starts. */

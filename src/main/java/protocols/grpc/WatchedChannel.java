@@ -24,14 +24,17 @@ final class WatchedChannel extends ManagedChannel {
 
   private final ManagedChannel channel;
   private final String target;
+  /** False with wait-for-ready: its calls wait for the server through grpc-java's own reconnects. */
+  private final boolean backsOff;
   private volatile ConnectivityState state = ConnectivityState.IDLE;
   private volatile boolean wasReady;
   /** How the last call failed before the channel was ever ready: the cause a backoff reports. */
   private volatile Status failure;
 
-  WatchedChannel(ManagedChannel channel, String target) {
+  WatchedChannel(ManagedChannel channel, String target, boolean backsOff) {
     this.channel = channel;
     this.target = target;
+    this.backsOff = backsOff;
     watch(ConnectivityState.IDLE);
   }
 
@@ -42,7 +45,7 @@ final class WatchedChannel extends ManagedChannel {
       state = now;
       if (now == ConnectivityState.READY) {
         wasReady = true;
-      } else if (now == ConnectivityState.TRANSIENT_FAILURE && !wasReady) {
+      } else if (now == ConnectivityState.TRANSIENT_FAILURE && !wasReady && backsOff) {
         channel.shutdownNow(); // before grpc-java's own backoff tries again
         state = ConnectivityState.SHUTDOWN;
         return;
@@ -56,7 +59,7 @@ final class WatchedChannel extends ManagedChannel {
   /** False once the channel failed to connect, or lost its connection and failed to get it back. */
   boolean usable() {
     ConnectivityState now = state;
-    return now != ConnectivityState.TRANSIENT_FAILURE && now != ConnectivityState.SHUTDOWN && !channel.isShutdown();
+    return (now != ConnectivityState.TRANSIENT_FAILURE || !backsOff) && now != ConnectivityState.SHUTDOWN && !channel.isShutdown();
   }
 
   boolean wasReady() {

@@ -50,12 +50,13 @@ class GrpcReconnectBackoffTest {
   @Test
   void aThousandUsersMakeAtMostFiftyConnectionAttemptsASecondAgainstATargetThatDropsThem() throws Exception {
     try (Doorman doorman = new Doorman()) {
-      GatlingRun run = aThousandUsersFor(Duration.ofSeconds(3), doorman.port());
+      // 4 s: the doorman accepts the first thousand one after the other, seconds on a loaded machine
+      GatlingRun run = aThousandUsersFor(Duration.ofSeconds(4), doorman.port());
 
       // the users' first channels (1000), then at most 50 a second; grpc-java's own backoff alone
       // would have each channel knock again after 1 s, 2.6 s, 5.2 s...
       long attempts = doorman.accepted.size();
-      assertTrue(attempts <= 1000 + 2 * 50, attempts + " connections; " + run);
+      assertTrue(attempts <= 1000 + 3 * 50, attempts + " connections; " + run);
       assertEquals(0, run.ok("say"), run.toString());
       assertTrue(run.errors("say").contains("reconnecting in "), run.errors("say"));
       assertTrue(run.errors("say").contains("after: UNAVAILABLE"), run.errors("say"));
