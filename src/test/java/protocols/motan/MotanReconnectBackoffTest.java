@@ -41,7 +41,8 @@ class MotanReconnectBackoffTest {
                           .during(Duration.ofSeconds(4))
                           .on(exec(say()).pause(Duration.ofMillis(50)))
                           .injectOpen(atOnceUsers(100)))
-                  .protocols(motan.target("127.0.0.1:" + doorman.port()).clientPerUser()));
+                  // a call on a connection the doorman closed waits for its timeout: keep it short
+                  .protocols(motan.target("127.0.0.1:" + doorman.port()).clientPerUser().requestTimeout(Duration.ofSeconds(1))));
 
       GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of());
 
@@ -119,6 +120,7 @@ class MotanReconnectBackoffTest {
                   .protocols(
                       motan.target("127.0.0.1:" + port)
                           .clientPerUser()
+                          .requestTimeout(Duration.ofSeconds(1)) // calls on connections the doorman closed end soon
                           .reconnectBackoff(Duration.ofMillis(100), maxDelay)));
 
       GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of());
