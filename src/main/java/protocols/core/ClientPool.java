@@ -176,7 +176,7 @@ final class ClientPool<P, C> implements AutoCloseable {
     if (why != null && step != null) {
       backoff.failed(step, why);
     }
-    closeQuietly(client);
+    CLOSER.execute(() -> closeQuietly(client)); // off the user's loop, as in releaseUser
   }
 
   /** Connection attempts let through by the reconnect backoff. */

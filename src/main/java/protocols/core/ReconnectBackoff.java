@@ -32,6 +32,15 @@ public final class ReconnectBackoff {
             "reconnect backoff: expected a longest delay of at least the first (" + firstDelay + "), got " + maxDelay);
       }
     }
+
+    /** The settings a DSL option was given; a bad one names the option ({@code "grpc.reconnectBackoff"}). */
+    public static Settings of(String option, Duration firstDelay, Duration maxDelay) {
+      try {
+        return new Settings(firstDelay, maxDelay);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(option + ": " + e.getMessage().substring("reconnect backoff: ".length()), e);
+      }
+    }
   }
 
   /** A call refused while the backoff runs: the KO says when the next attempt comes and why. */

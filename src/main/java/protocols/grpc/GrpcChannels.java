@@ -36,7 +36,7 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
             // name resolution and the like: bounded, or 5000 channels opening at once grow gRPC's
             // cached thread pool with the users
             .offloadExecutor(OFFLOAD);
-    return security(builder, protocol).build();
+    return new WatchedChannel(security(builder, protocol).build(), protocol.target.toString(), !protocol.options.waitForReady());
   }
 
   /** A channel of grpc-netty's own, for reading the server's reflection before the load starts. */
@@ -90,6 +90,22 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
       builder.overrideAuthority(protocol.authority);
     }
     return builder;
+  }
+
+  @Override
+  public boolean isUsable(ManagedChannel channel) {
+    return ((WatchedChannel) channel).usable();
+  }
+
+  @Override
+  public Throwable failedBeforeAnswering(ManagedChannel channel) {
+    return ((WatchedChannel) channel).failedBeforeReady();
+  }
+
+  /** A channel that was ready once has had the server's HTTP/2 settings: the target is back. */
+  @Override
+  public boolean answered(ManagedChannel channel) {
+    return ((WatchedChannel) channel).wasReady();
   }
 
   @Override

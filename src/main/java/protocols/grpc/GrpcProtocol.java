@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
+import protocols.core.ReconnectBackoff;
 import protocols.core.RpcProtocol;
 import protocols.core.RpcProtocolKey;
 
@@ -74,6 +75,11 @@ public final class GrpcProtocol implements RpcProtocol {
   @Override
   public ConnectionModel connectionModel() {
     return connections;
+  }
+
+  @Override
+  public ReconnectBackoff.Settings reconnectBackoff() {
+    return options.reconnects();
   }
 
   @Override

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.function.Function;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
+import protocols.core.ReconnectBackoff;
 
 /**
  * {@code grpc.target("localhost:50051").sharedChannels(4).deadline(Duration.ofSeconds(5))}: where and
@@ -260,6 +261,16 @@ public final class GrpcProtocolBuilder implements ProtocolBuilder {
   /** Calls wait for the channel to be ready (the server to come up) instead of failing at once, within their deadline. */
   public GrpcProtocolBuilder waitForReady() {
     return withOptions(options.withWaitForReady(true));
+  }
+
+  /**
+   * How long to wait before a new channel may connect to a target that refused or dropped a channel
+   * before it was ever ready: {@code firstDelay}, doubled at every further failure up to {@code
+   * maxDelay}, with jitter; meanwhile calls are RECONNECTING KOs at once (default 100 ms up to 5 s; see
+   * docs/grpc.md). It replaces grpc-java's own per-channel backoff, which cannot be configured.
+   */
+  public GrpcProtocolBuilder reconnectBackoff(Duration firstDelay, Duration maxDelay) {
+    return withOptions(options.withReconnectBackoff(ReconnectBackoff.Settings.of("grpc.reconnectBackoff", firstDelay, maxDelay)));
   }
 
   /** Larger requests fail with {@code RESOURCE_EXHAUSTED} before they are sent. */

@@ -20,6 +20,9 @@ final class MotanClient {
   private final MotanProtocol protocol;
   private final Map<Class<?>, RefererConfig<?>> referers = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  private volatile boolean answered;
+  /** Why a call found no provider: the client is replaced, and counts against the reconnect backoff if it never answered. */
+  private volatile Throwable unreachable;
 
   MotanClient(MotanProtocol protocol) {
     this.protocol = protocol;
@@ -68,7 +71,38 @@ final class MotanClient {
   }
 
   boolean isOpen() {
-    return !closed;
+    return !closed && unreachable == null;
+  }
+
+  /** The provider answered a call (with a result or its own exception). */
+  void answered() {
+    if (!answered) {
+      answered = true;
+    }
+  }
+
+  boolean hasAnswered() {
+    return answered;
+  }
+
+  /**
+   * A call found no provider. Motan would try again by itself (its Netty client reconnects on every
+   * call, and heartbeats a provider it marked down every 500 ms: about one attempt a second per client
+   * against a target that drops connections), so the client turns unusable: the pool closes it at its
+   * next use (calls in flight end as Motan ends them) and decides when a new one may connect. Direct
+   * targets only.
+   */
+  void unreachable(Throwable cause) {
+    // through a registry, no provider may mean none registered yet: its subscription waits for them
+    if (unreachable == null && !closed && protocol.registry == null) {
+      // as the report reads it, without Motan's request id and local port (the KOs group by message)
+      unreachable = new IllegalStateException(MotanFailures.describe(cause).message(), cause);
+    }
+  }
+
+  /** Why the client never got an answer, or null when it did. */
+  Throwable failedBeforeAnswering() {
+    return answered ? null : unreachable;
   }
 
   void close() {

@@ -19,7 +19,17 @@ final class MotanClients implements ClientFactory<MotanProtocol, MotanClient> {
 
   @Override
   public boolean isUsable(MotanClient client) {
-    // a Motan client marks a provider unavailable after failures and heartbeats it back itself
+    // false once a call found no provider: replaced (behind the reconnect backoff if it never answered)
     return client.isOpen();
+  }
+
+  @Override
+  public Throwable failedBeforeAnswering(MotanClient client) {
+    return client.failedBeforeAnswering();
+  }
+
+  @Override
+  public boolean answered(MotanClient client) {
+    return client.hasAnswered();
   }
 }

@@ -3,6 +3,7 @@ package protocols.motan;
 import java.time.Duration;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
+import protocols.core.ReconnectBackoff;
 import protocols.core.RpcProtocol;
 import protocols.core.RpcProtocolKey;
 
@@ -21,6 +22,7 @@ public final class MotanProtocol implements RpcProtocol {
   final int maxClientConnections;
   final String serialization;
   final ConnectionModel connections;
+  final ReconnectBackoff.Settings reconnects;
 
   MotanProtocol(
       HostAndPort target,
@@ -31,7 +33,9 @@ public final class MotanProtocol implements RpcProtocol {
       int minClientConnections,
       int maxClientConnections,
       String serialization,
-      ConnectionModel connections) {
+      ConnectionModel connections,
+      ReconnectBackoff.Settings reconnects) {
+    this.reconnects = reconnects;
     this.target = target;
     this.registry = registry;
     this.group = group;
@@ -46,6 +50,11 @@ public final class MotanProtocol implements RpcProtocol {
   @Override
   public Duration defaultTimeout() {
     return requestTimeout;
+  }
+
+  @Override
+  public ReconnectBackoff.Settings reconnectBackoff() {
+    return reconnects;
   }
 
   @Override

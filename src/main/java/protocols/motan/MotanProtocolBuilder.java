@@ -3,6 +3,7 @@ package protocols.motan;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.time.Duration;
 import protocols.core.ConnectionModel;
+import protocols.core.ReconnectBackoff;
 import protocols.core.HostAndPort;
 
 /**
@@ -30,6 +31,7 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
   private final int maxClientConnections;
   private final String serialization;
   private final ConnectionModel connections;
+  private final ReconnectBackoff.Settings reconnects;
 
   MotanProtocolBuilder() {
     this(
@@ -41,7 +43,8 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
         DEFAULT_MIN_CLIENT_CONNECTIONS,
         DEFAULT_MAX_CLIENT_CONNECTIONS,
         DEFAULT_SERIALIZATION,
-        ConnectionModel.shared(1));
+        ConnectionModel.shared(1),
+        ReconnectBackoff.DEFAULT);
   }
 
   private MotanProtocolBuilder(
@@ -53,7 +56,9 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
       int minClientConnections,
       int maxClientConnections,
       String serialization,
-      ConnectionModel connections) {
+      ConnectionModel connections,
+      ReconnectBackoff.Settings reconnects) {
+    this.reconnects = reconnects;
     this.target = target;
     this.registry = registry;
     this.group = group;
@@ -76,7 +81,7 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
           "motan.target=" + target + ": Motan's direct URLs take a host name or IPv4 address, not an IPv6 literal");
     }
     return new MotanProtocolBuilder(
-        target, null, group, version, requestTimeout, minClientConnections, maxClientConnections, serialization, connections);
+        target, null, group, version, requestTimeout, minClientConnections, maxClientConnections, serialization, connections, reconnects);
   }
 
   /**
@@ -95,19 +100,19 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
         minClientConnections,
         maxClientConnections,
         serialization,
-        connections);
+        connections, reconnects);
   }
 
   /** The provider's group (Motan's default: {@value #DEFAULT_GROUP}). */
   public MotanProtocolBuilder group(String group) {
     return new MotanProtocolBuilder(
-        target, registry, nonBlank(group, "motan.group"), version, requestTimeout, minClientConnections, maxClientConnections, serialization, connections);
+        target, registry, nonBlank(group, "motan.group"), version, requestTimeout, minClientConnections, maxClientConnections, serialization, connections, reconnects);
   }
 
   /** The provider's version (Motan's default: {@value #DEFAULT_VERSION}). */
   public MotanProtocolBuilder version(String version) {
     return new MotanProtocolBuilder(
-        target, registry, group, nonBlank(version, "motan.version"), requestTimeout, minClientConnections, maxClientConnections, serialization, connections);
+        target, registry, group, nonBlank(version, "motan.version"), requestTimeout, minClientConnections, maxClientConnections, serialization, connections, reconnects);
   }
 
   /** The timeout of calls that set none. */
@@ -117,7 +122,7 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
           "motan.requestTimeout: expected a positive duration of at least 1 ms, got " + timeout);
     }
     return new MotanProtocolBuilder(
-        target, registry, group, version, timeout, minClientConnections, maxClientConnections, serialization, connections);
+        target, registry, group, version, timeout, minClientConnections, maxClientConnections, serialization, connections, reconnects);
   }
 
   /** Same as {@link #requestTimeout(Duration)}. */
@@ -136,7 +141,7 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
           "motan.clientConnections(" + min + ", " + max + "): expected 1 <= min <= max");
     }
     return new MotanProtocolBuilder(
-        target, registry, group, version, requestTimeout, min, max, serialization, connections);
+        target, registry, group, version, requestTimeout, min, max, serialization, connections, reconnects);
   }
 
   /** {@code minClientConnections}, and the maximum raised to it if needed. */
@@ -156,7 +161,7 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
   public MotanProtocolBuilder serialization(String serialization) {
     return new MotanProtocolBuilder(
         target, registry, group, version, requestTimeout, minClientConnections, maxClientConnections,
-        nonBlank(serialization, "motan.serialization"), connections);
+        nonBlank(serialization, "motan.serialization"), connections, reconnects);
   }
 
   /** {@code count} clients shared round-robin by all virtual users (default: 1). */
@@ -174,7 +179,19 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException("motan.connections: expected a ConnectionModel, got null");
     }
     return new MotanProtocolBuilder(
-        target, registry, group, version, requestTimeout, minClientConnections, maxClientConnections, serialization, model);
+        target, registry, group, version, requestTimeout, minClientConnections, maxClientConnections, serialization, model, reconnects);
+  }
+
+  /**
+   * How long to wait before a new client may connect to a provider that refused or dropped a client's
+   * connections before answering: {@code firstDelay}, doubled at every further failure up to {@code
+   * maxDelay}, with jitter; meanwhile calls are RECONNECTING KOs at once (default 100 ms up to 5 s; see
+   * docs/motan.md).
+   */
+  public MotanProtocolBuilder reconnectBackoff(Duration firstDelay, Duration maxDelay) {
+    return new MotanProtocolBuilder(
+        target, registry, group, version, requestTimeout, minClientConnections, maxClientConnections, serialization, connections,
+        ReconnectBackoff.Settings.of("motan.reconnectBackoff", firstDelay, maxDelay));
   }
 
   @Override
@@ -184,7 +201,8 @@ public final class MotanProtocolBuilder implements ProtocolBuilder {
           "motan: no provider: add .target(\"host:port\") or .registry(\"zookeeper://host:2181\")");
     }
     return new MotanProtocol(
-        target, registry, group, version, requestTimeout, minClientConnections, maxClientConnections, serialization, connections);
+        target, registry, group, version, requestTimeout, minClientConnections, maxClientConnections, serialization, connections,
+        reconnects);
   }
 
   private static String nonBlank(String value, String what) {

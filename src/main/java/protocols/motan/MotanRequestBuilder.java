@@ -1,6 +1,7 @@
 package protocols.motan;
 
 import com.weibo.api.motan.common.MotanConstants;
+import com.weibo.api.motan.exception.MotanBizException;
 import com.weibo.api.motan.rpc.Future;
 import com.weibo.api.motan.rpc.ResponseFuture;
 import com.weibo.api.motan.rpc.RpcContext;
@@ -82,6 +83,7 @@ public final class MotanRequestBuilder<S, Req, Res>
       RpcContext.getContext().setRpcAttachment(MotanConstants.M2_TIMEOUT, String.valueOf(timeout.toMillis()));
       future = method.invoke(client.service(service), request);
     } catch (Throwable e) {
+      noteFailure(client, e);
       result.completeExceptionally(e);
       return;
     } finally {
@@ -93,20 +95,32 @@ public final class MotanRequestBuilder<S, Req, Res>
               "the call returned no ResponseFuture: call an ...Async method of " + service.getName()));
       return;
     }
-    future.addListener(done -> complete(done, timeout, expected, result));
+    future.addListener(done -> complete(client, done, timeout, expected, result));
+  }
+
+  /** For the reconnect backoff: the provider's own exception is an answer, no provider is not. */
+  private static void noteFailure(MotanClient client, Throwable failure) {
+    if (failure instanceof MotanBizException) {
+      client.answered();
+    } else if (failure != null && "UNAVAILABLE".equals(MotanFailures.describe(failure).status())) {
+      client.unreachable(failure);
+    }
   }
 
   @SuppressWarnings("unchecked")
-  private static <Res> void complete(Future done, Duration timeout, Class<?> expected, CompletableFuture<Res> result) {
+  private static <Res> void complete(
+      MotanClient client, Future done, Duration timeout, Class<?> expected, CompletableFuture<Res> result) {
     if (done.isCancelled()) {
       // Motan's timeout monitor cancels calls whose request timeout passed
       result.completeExceptionally(new MotanTimeoutException(timeout, done.getException()));
       return;
     }
     if (!done.isSuccess()) {
+      noteFailure(client, done.getException());
       result.completeExceptionally(done.getException());
       return;
     }
+    client.answered();
     Object value;
     try {
       value = done.getValue(); // done: never waits; deserializes into the method's result type

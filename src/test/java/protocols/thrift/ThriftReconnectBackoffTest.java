@@ -9,17 +9,13 @@ import benchmark.thrift.ThriftBenchmarkMessages;
 import benchmark.thrift.ThriftBenchmarkServer;
 import benchmark.thrift.gen.BenchmarkMessage;
 import benchmark.thrift.gen.Greeter;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import protocols.core.ProbeSimulation;
+import protocols.testkit.Doorman;
 import protocols.testkit.GatlingRun;
 
 /**
@@ -27,42 +23,6 @@ import protocols.testkit.GatlingRun;
  * users with a connection each, against a target that accepts every connection and closes it at once.
  */
 class ThriftReconnectBackoffTest {
-
-  /** Accepts every connection and closes it at once, noting when. */
-  static final class Doorman implements AutoCloseable {
-    final ServerSocket listener;
-    final ConcurrentLinkedQueue<Long> accepted = new ConcurrentLinkedQueue<>();
-    volatile Runnable afterFirst = () -> {};
-
-    Doorman() throws IOException {
-      listener = new ServerSocket(0, 4096, InetAddress.getLoopbackAddress());
-      Thread thread = new Thread(this::serve, "doorman");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    private void serve() {
-      while (!listener.isClosed()) {
-        try (Socket s = listener.accept()) {
-          accepted.add(System.nanoTime());
-          if (accepted.size() == 1) {
-            afterFirst.run();
-          }
-        } catch (IOException closed) {
-          return;
-        }
-      }
-    }
-
-    int port() {
-      return listener.getLocalPort();
-    }
-
-    @Override
-    public void close() throws IOException {
-      listener.close();
-    }
-  }
 
   private static ThriftRequestBuilder<Greeter.AsyncClient, BenchmarkMessage, BenchmarkMessage> say() {
     return thrift("say")
