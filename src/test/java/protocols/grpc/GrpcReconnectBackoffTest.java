@@ -12,18 +12,16 @@ import benchmark.pb.HelloGrpc;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import protocols.core.ProbeSimulation;
 import protocols.testkit.Doorman;
 import protocols.testkit.GatlingRun;
+import protocols.testkit.ServerComesBack;
 
 /**
  * The core reconnect backoff in front of grpc-java's channels: a thousand users with a channel each,
@@ -86,20 +84,6 @@ class GrpcReconnectBackoffTest {
     assertTrue(run.errors("say").matches(".*reconnecting in \\d+ ms after: UNAVAILABLE: io exception \\(.*Connection refused.*"), run.errors("say"));
   }
 
-  /** The port may be held for a moment by a loopback client that connected to itself (see the Thrift test). */
-  private static GrpcBenchmarkServer startOnTheSamePort(int port) throws Exception {
-    long giveUp = System.nanoTime() + 3_000_000_000L;
-    while (true) {
-      try {
-        return GrpcBenchmarkServer.start("127.0.0.1", port, Duration.ZERO);
-      } catch (IOException held) {
-        if (System.nanoTime() > giveUp) {
-          throw held;
-        }
-        Thread.sleep(50);
-      }
-    }
-  }
 
   /**
    * One call to a server of its own first: on a loaded machine a new JVM's first gRPC call on both
@@ -120,64 +104,11 @@ class GrpcReconnectBackoffTest {
   void callsSucceedAgainWithinOneBackoffStepOnceTheServerIsBack() throws Exception {
     warmUp();
     Duration maxDelay = Duration.ofSeconds(1);
-    AtomicLong back = new AtomicLong();
-    AtomicLong firstOk = new AtomicLong();
-    AtomicReference<GrpcBenchmarkServer> server = new AtomicReference<>();
-    AtomicReference<Throwable> swapFailure = new AtomicReference<>();
-    try (Doorman doorman = new Doorman()) {
-      int port = doorman.port();
-      doorman.afterFirst =
-          () -> {
-            Thread swap =
-                new Thread(
-                    () -> {
-                      try {
-                        Thread.sleep(2500); // long enough for the backoff to reach its longest delay
-                        doorman.close();
-                        server.set(startOnTheSamePort(port));
-                        back.set(System.nanoTime());
-                      } catch (Exception e) {
-                        swapFailure.set(e);
-                      }
-                    });
-            swap.setDaemon(true);
-            swap.start();
-          };
-      ProbeSimulation.define(
-          sim ->
-              sim.setUp(
-                      scenario("back")
-                          .asLongAsDuring(session -> firstOk.get() == 0, Duration.ofSeconds(20))
-                          .on(
-                              exec(say().check(response(BenchmarkMessage::getField1).is(BenchmarkMessages.OK)))
-                                  .exec(
-                                      session -> {
-                                        if (!session.isFailed()) {
-                                          firstOk.compareAndSet(0, System.nanoTime());
-                                        }
-                                        return session.markAsSucceeded();
-                                      })
-                                  .pause(Duration.ofMillis(50)))
-                          .injectOpen(atOnceUsers(50)))
-                  .protocols(
-                      grpc.target("127.0.0.1:" + port)
-                          .channelPerUser()
-                          .reconnectBackoff(Duration.ofMillis(100), maxDelay)));
-
-      GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of());
-
-      assertNull(swapFailure.get(), "the server could not come back on port " + port);
-      assertTrue(back.get() != 0, "the server came back during the run: " + run);
-      assertTrue(run.ok("say") > 0, run.toString());
-      long recoveredMillis = (firstOk.get() - back.get()) / 1_000_000;
-      assertTrue(
-          recoveredMillis <= maxDelay.toMillis() + 1500,
-          "first OK " + recoveredMillis + " ms after the server came back; KOs: " + run.errors("say"));
-      assertTrue(run.errors("say").contains("reconnecting in "), run.errors("say"));
-    } finally {
-      if (server.get() != null) {
-        server.get().close();
-      }
-    }
+    ServerComesBack.assertCallsSucceedWithinOneStep(
+        port -> GrpcBenchmarkServer.start("127.0.0.1", port, Duration.ZERO),
+        port -> grpc.target("127.0.0.1:" + port).channelPerUser().reconnectBackoff(Duration.ofMillis(100), maxDelay),
+        maxDelay,
+        say().check(response(BenchmarkMessage::getField1).is(BenchmarkMessages.OK)),
+        50);
   }
 }

@@ -10,12 +10,11 @@ import benchmark.motan.BenchmarkServiceAsync;
 import benchmark.motan.MotanBenchmarkServer;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import protocols.core.ProbeSimulation;
 import protocols.testkit.Doorman;
 import protocols.testkit.GatlingRun;
+import protocols.testkit.ServerComesBack;
 
 /**
  * The core reconnect backoff in front of Motan's clients, whose own Netty client reconnects on every
@@ -58,85 +57,20 @@ class MotanReconnectBackoffTest {
     }
   }
 
-  /** The port may be held for a moment by a client that connected to itself (see the Thrift test). */
-  private static MotanBenchmarkServer startOnTheSamePort(int port) throws Exception {
-    long giveUp = System.nanoTime() + 3_000_000_000L;
-    while (true) {
-      try {
-        return MotanBenchmarkServer.start(port, Duration.ZERO);
-      } catch (RuntimeException held) {
-        if (System.nanoTime() > giveUp) {
-          throw held;
-        }
-        Thread.sleep(50);
-      }
-    }
-  }
 
   @Test
   void callsSucceedAgainWithinOneBackoffStepOnceTheProviderIsBack() throws Exception {
-    Duration maxDelay = Duration.ofSeconds(1);
-    AtomicLong back = new AtomicLong();
-    AtomicLong firstOk = new AtomicLong();
-    AtomicReference<MotanBenchmarkServer> server = new AtomicReference<>();
-    AtomicReference<Throwable> swapFailure = new AtomicReference<>();
     // a first provider in this JVM, so that the recovery does not count Motan's class loading
     MotanBenchmarkServer.start(0, Duration.ZERO).close();
-    try (Doorman doorman = new Doorman()) {
-      int port = doorman.port();
-      doorman.afterFirst =
-          () -> {
-            Thread swap =
-                new Thread(
-                    () -> {
-                      try {
-                        Thread.sleep(2500); // long enough for the backoff to reach its longest delay
-                        doorman.close();
-                        server.set(startOnTheSamePort(port));
-                        back.set(System.nanoTime());
-                      } catch (Exception e) {
-                        swapFailure.set(e);
-                      }
-                    });
-            swap.setDaemon(true);
-            swap.start();
-          };
-      ProbeSimulation.define(
-          sim ->
-              sim.setUp(
-                      scenario("back")
-                          .asLongAsDuring(session -> firstOk.get() == 0, Duration.ofSeconds(20))
-                          .on(
-                              exec(say().check(responseThat("a reply", (byte[] reply) -> reply.length > 0)))
-                                  .exec(
-                                      session -> {
-                                        if (!session.isFailed()) {
-                                          firstOk.compareAndSet(0, System.nanoTime());
-                                        }
-                                        return session.markAsSucceeded();
-                                      })
-                                  .pause(Duration.ofMillis(50)))
-                          .injectOpen(atOnceUsers(20)))
-                  .protocols(
-                      motan.target("127.0.0.1:" + port)
-                          .clientPerUser()
-                          .requestTimeout(Duration.ofSeconds(1)) // calls on connections the doorman closed end soon
-                          .reconnectBackoff(Duration.ofMillis(100), maxDelay)));
-
-      GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of());
-
-      assertNull(swapFailure.get(), "the provider could not come back on port " + port);
-      assertTrue(back.get() != 0, "the provider came back during the run: " + run);
-      assertTrue(run.ok("say") > 0, run.toString());
-      long recoveredMillis = (firstOk.get() - back.get()) / 1_000_000;
-      assertTrue(
-          recoveredMillis <= maxDelay.toMillis() + 1500,
-          "first OK " + recoveredMillis + " ms after the provider came back; KOs: " + run.errors("say"));
-      assertTrue(run.errors("say").contains("reconnecting in "), run.errors("say"));
-    } finally {
-      if (server.get() != null) {
-        server.get().close();
-      }
-    }
+    Duration maxDelay = Duration.ofSeconds(1);
+    ServerComesBack.assertCallsSucceedWithinOneStep(
+        port -> MotanBenchmarkServer.start(port, Duration.ZERO),
+        port -> motan.target("127.0.0.1:" + port)
+            .clientPerUser()
+            .requestTimeout(Duration.ofSeconds(1)) // calls on connections the doorman closed end soon
+            .reconnectBackoff(Duration.ofMillis(100), maxDelay),
+        maxDelay,
+        say().check(responseThat("a reply", (byte[] reply) -> reply.length > 0)),
+        20);
   }
 }
