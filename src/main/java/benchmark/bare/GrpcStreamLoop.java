@@ -32,8 +32,9 @@ import protocols.core.LatencyRecord;
  * and opens the next: a server stream of {@code messages} replies, or a bidi ping-pong of {@code
  * messages} requests, each sent when the echo of the one before has come (what GrpcStreamingSimulation's
  * {@code send} then {@code awaitMessages(1)} does). Same channels, event loops and request as the grpc
- * protocol; messages received in the measured window, per second, and the process's CPU time per
- * message received over warm-up and measure (as Gatling's {@code cpuPerCall} shares its CPU).
+ * protocol; messages received in the measured window, per second, and the process's CPU time in that
+ * window per message received in it (as Gatling's {@code cpuPerCall} shares the CPU of the seconds with
+ * measured messages: the warm-up's JIT compilation counts on neither side).
  *
  * <pre>GrpcStreamLoop server|bidi host:port users connections warmup hold messages out.json</pre>
  */
@@ -47,7 +48,6 @@ public final class GrpcStreamLoop {
   private final List<ManagedChannel> channels = new ArrayList<>();
   private final BenchmarkMessage request = BenchmarkMessages.request();
   private final AtomicLong received = new AtomicLong();
-  private final AtomicLong all = new AtomicLong();
   private final AtomicLong failedStreams = new AtomicLong();
   private volatile boolean measuring;
   private volatile boolean stopped;
@@ -78,18 +78,18 @@ public final class GrpcStreamLoop {
     Duration hold = Durations.parse(args[5], "hold");
     int messages = Integer.parseInt(args[6]);
     GrpcStreamLoop loop = new GrpcStreamLoop(args[0].equals("server"), target, connections, messages);
-    long cpuStart = LatencyRecord.ProcessCpu.nanos();
     for (int user = 0; user < users; user++) {
       loop.nextStream(loop.channels.get(user % connections));
     }
     Thread.sleep(warmup.toMillis());
+    long cpuStart = LatencyRecord.ProcessCpu.nanos();
     loop.measuring = true;
     long start = System.nanoTime();
     Thread.sleep(hold.toMillis());
     loop.measuring = false;
     double seconds = (System.nanoTime() - start) / 1e9;
+    double cpuPerMessage = (LatencyRecord.ProcessCpu.nanos() - cpuStart) / 1000.0 / Math.max(1, loop.received.get());
     loop.stopped = true;
-    double cpuPerMessage = (LatencyRecord.ProcessCpu.nanos() - cpuStart) / 1000.0 / Math.max(1, loop.all.get());
     String json = String.format(Locale.ROOT,
         "{\"requests\": {\"Messages\": {\"throughput\": %.1f, \"count\": %d, \"ko\": %d, \"cpuPerCall\": %.2f}}}%n",
         loop.received.get() / seconds, loop.received.get(), loop.failedStreams.get(), cpuPerMessage);
@@ -113,7 +113,6 @@ public final class GrpcStreamLoop {
 
           @Override
           public void onMessage(BenchmarkMessage reply) {
-            all.incrementAndGet();
             if (measuring && BenchmarkMessages.isOk(reply)) {
               received.incrementAndGet();
             }

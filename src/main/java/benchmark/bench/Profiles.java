@@ -70,13 +70,10 @@ final class Profiles {
     int samples = 0;
     try {
       for (RecordedEvent event : RecordingFile.readAllEvents(jfr)) {
-        if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
+        if (!counted(event)) {
           continue;
         }
-        String thread = event.getThread("sampledThread") == null ? "?" : String.valueOf(event.getThread("sampledThread").getJavaName());
-        if (thread.equals("main") || thread.startsWith("JFR")) {
-          continue;
-        }
+        String thread = String.valueOf(event.getThread("sampledThread") == null ? "?" : event.getThread("sampledThread").getJavaName());
         samples++;
         byThread.merge(thread.replaceAll("\\d+", "N"), 1, Integer::sum);
         byCategory.merge(category(event.getStackTrace().getFrames()), 1, Integer::sum);
@@ -85,6 +82,72 @@ final class Profiles {
       return "- " + label + ": " + jfr + " could not be read: " + e.getMessage();
     }
     return "- " + label + " (" + samples + " samples): " + shares(byCategory, samples) + "; threads: " + shares(byThread, samples);
+  }
+
+  /** Frames counted inclusively in {@link #hotFrames}: ours and Gatling's (the JDK's, Netty's and grpc-java's are everywhere). */
+  private static final List<String> OWN = List.of("protocols.", "benchmark.", "simulations.", "io.gatling.");
+
+  /**
+   * The {@code top} hottest frames of the CPU samples of all of {@code jfrs} together (one side's runs:
+   * more samples rank small costs better), as two markdown lists: by self time (the innermost frame,
+   * the JDK's included), and ours and Gatling's by inclusive time (the frame anywhere in the stack, once
+   * per sample). Threads left out as in {@link #summary}.
+   */
+  static String hotFrames(String label, List<Path> jfrs, int top) {
+    Map<String, Integer> self = new TreeMap<>();
+    Map<String, Integer> inclusive = new TreeMap<>();
+    int samples = 0;
+    List<String> unread = new ArrayList<>();
+    for (Path jfr : jfrs) {
+      if (!Files.exists(jfr)) {
+        unread.add(jfr + " (no recording)");
+        continue;
+      }
+      try {
+        for (RecordedEvent event : RecordingFile.readAllEvents(jfr)) {
+          if (!counted(event)) {
+            continue;
+          }
+          samples++;
+          List<RecordedFrame> frames = event.getStackTrace().getFrames();
+          if (!frames.isEmpty()) {
+            self.merge(frame(frames.get(0)), 1, Integer::sum);
+          }
+          frames.stream().map(Profiles::frame).filter(f -> OWN.stream().anyMatch(f::startsWith)).distinct()
+              .forEach(f -> inclusive.merge(f, 1, Integer::sum));
+        }
+      } catch (IOException e) {
+        unread.add(jfr + " (" + e.getMessage() + ")");
+      }
+    }
+    StringBuilder md = new StringBuilder();
+    md.append("### ").append(label).append(": ").append(samples).append(" samples of ").append(jfrs.size()).append(" recordings");
+    if (!unread.isEmpty()) {
+      md.append("; not read: ").append(String.join(", ", unread));
+    }
+    md.append("\n\nSelf (innermost frame):\n\n").append(ranked(self, samples, top));
+    md.append("\nOurs and Gatling's, inclusive:\n\n").append(ranked(inclusive, samples, top));
+    return md.toString();
+  }
+
+  private static boolean counted(RecordedEvent event) {
+    if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
+      return false;
+    }
+    String thread = event.getThread("sampledThread") == null ? "?" : String.valueOf(event.getThread("sampledThread").getJavaName());
+    return !thread.equals("main") && !thread.startsWith("JFR");
+  }
+
+  private static String frame(RecordedFrame frame) {
+    return frame.getMethod().getType().getName() + "." + frame.getMethod().getName();
+  }
+
+  private static String ranked(Map<String, Integer> counts, int total, int top) {
+    return counts.entrySet().stream()
+        .sorted((a, b) -> b.getValue() - a.getValue())
+        .limit(top)
+        .map(e -> String.format(Locale.ROOT, "- %5.1f %% `%s`%n", 100.0 * e.getValue() / Math.max(1, total), e.getKey()))
+        .collect(Collectors.joining());
   }
 
   private static String category(List<RecordedFrame> frames) {

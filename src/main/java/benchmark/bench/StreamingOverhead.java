@@ -21,8 +21,10 @@ import protocols.core.LatencyRecord;
  * gRPC streams: messages per second received through Gatling (GrpcStreamingSimulation, one kind of
  * stream at a time) against a bare grpc-java loop ({@link benchmark.bare.GrpcStreamLoop}), on one
  * benchmark server JVM, with the same users, channels, messages per stream and durations; {@code
- * -Dpairs} times per kind, alternating, and the medians. {@code -Dprofile=true} records a JFR CPU
- * profile of every run ({@code bare.jfr}, {@code gatling.jfr} in its folder).
+ * -Dpairs} times per kind, alternating, and the medians. {@code -Dkinds=bidi} measures only those kinds
+ * ({@code server,bidi} by default). {@code -Dprofile=true} records a JFR CPU profile of every run from the
+ * end of its warm-up ({@code bare.jfr}, {@code gatling.jfr} in its folder), summed up per kind and level
+ * in {@code <kind>-<level>-profile.md} ({@link Profiles}: by category, and the hottest frames of each side).
  *
  * <pre>mvn test-compile exec:java@streaming -Dlevels=100 -Dconnections=4 -Dmessages=100 -Dwarmup=5s -Dhold=20s -Dpairs=3</pre>
  *
@@ -44,6 +46,16 @@ public final class StreamingOverhead {
   /** The stream kinds measured: what the bare loop calls them, and the simulation's request name. */
   private static final List<String[]> KINDS = List.of(new String[] {"server", "ServerStream"}, new String[] {"bidi", "BidiStream"});
 
+  /** {@code -Dkinds}: some of server,bidi, in this order. */
+  static List<String[]> kinds(String value) {
+    List<String> asked = List.of(value.split(",")).stream().map(String::trim).toList();
+    List<String[]> kinds = KINDS.stream().filter(k -> asked.contains(k[0])).toList();
+    if (kinds.isEmpty() || asked.stream().anyMatch(a -> KINDS.stream().noneMatch(k -> k[0].equals(a)))) {
+      throw new IllegalArgumentException("-Dkinds=" + value + ": expected some of server,bidi");
+    }
+    return kinds;
+  }
+
   public static void main(String[] args) throws Exception {
     execute();
     System.exit(0);
@@ -55,6 +67,7 @@ public final class StreamingOverhead {
     LoadSettings.parseConnections(connections); // validates
     int messages = Integer.parseInt(System.getProperty("messages", "100"));
     int pairs = pairs(System.getProperty("pairs", "3"));
+    List<String[]> kinds = kinds(System.getProperty("kinds", "server,bidi"));
     Duration warmup = Durations.parse(System.getProperty("warmup", "5s"), "-Dwarmup");
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
     Path out = Bench.out("streaming");
@@ -63,20 +76,24 @@ public final class StreamingOverhead {
     Bench.eachFramework(jvms, List.of(Framework.byId("grpc")), out, "2g", List.of(),
         (framework, target, dir) -> {
           for (int level : levels) {
-            for (String[] kind : KINDS) {
+            for (String[] kind : kinds) {
               List<Pair> runs = new ArrayList<>();
+              List<Path> runDirs = new ArrayList<>();
               // bare, Gatling, bare, Gatling...: what load the machine has falls on both alike
               for (int pair = 1; pair <= pairs; pair++) {
-                runs.add(measure(jvms, kind, target, level, connections, messages, warmup, hold,
-                    dir.resolve(kind[0] + "-" + level + "-" + pair)));
+                runDirs.add(dir.resolve(kind[0] + "-" + level + "-" + pair));
+                runs.add(measure(jvms, kind, target, level, connections, messages, warmup, hold, runDirs.get(pair - 1)));
               }
               rows.add(row(kind[1], level, connections, messages, runs));
+              if (Profiles.enabled()) {
+                Files.writeString(dir.resolve(kind[0] + "-" + level + "-profile.md"), profile(kind[1], level, runDirs));
+              }
             }
           }
           return "grpc streams measured";
         },
         (framework, reason) -> {
-          levels.forEach(level -> KINDS.forEach(kind ->
+          levels.forEach(level -> kinds.forEach(kind ->
               rows.add(new Row(kind[1], level, connections, messages, 0, 0, 0, List.of(), 0, 0, 0, 0, reason))));
           return reason;
         });
@@ -86,11 +103,17 @@ public final class StreamingOverhead {
     return out;
   }
 
-  /** {@code -Dprofile=true}: a JDK Flight Recorder CPU profile of each run, next to its log. */
-  private static List<String> profile(Path jfr) {
-    return Boolean.getBoolean("profile")
-        ? List.of("-XX:StartFlightRecording=settings=profile,filename=" + jfr.toAbsolutePath())
-        : List.of();
+  /** Each run's CPU samples by category, then each side's hottest frames over all its runs. */
+  static String profile(String kind, int level, List<Path> runDirs) {
+    List<String> lines = new ArrayList<>();
+    for (int pair = 1; pair <= runDirs.size(); pair++) {
+      lines.add(Profiles.summary("pair " + pair + ", bare", runDirs.get(pair - 1).resolve("bare.jfr")));
+      lines.add(Profiles.summary("pair " + pair + ", Gatling", runDirs.get(pair - 1).resolve("gatling.jfr")));
+    }
+    return "## " + kind + " at " + level + " users: CPU samples by the innermost frame that is not the JDK's (benchmark.bench.Profiles)\n\n"
+        + String.join("\n", lines) + "\n\n"
+        + Profiles.hotFrames("bare", runDirs.stream().map(d -> d.resolve("bare.jfr")).toList(), 30) + "\n"
+        + Profiles.hotFrames("Gatling", runDirs.stream().map(d -> d.resolve("gatling.jfr")).toList(), 30);
   }
 
   static int pairs(String value) {
@@ -129,7 +152,7 @@ public final class StreamingOverhead {
     Duration limit = warmup.plus(hold).plusSeconds(180);
     Path bareJson = dir.resolve("bare.json");
     List<String> bareOptions = new ArrayList<>(List.of("-Xmx2g"));
-    bareOptions.addAll(profile(dir.resolve("bare.jfr")));
+    bareOptions.addAll(Profiles.jvmOptions(dir.resolve("bare.jfr"), warmup));
     Process bare = jvms.start(bareOptions, "benchmark.bare.GrpcStreamLoop",
         List.of(kind[0], target.toString(), String.valueOf(level), connections, warmup.toMillis() + "ms", hold.toMillis() + "ms",
             String.valueOf(messages), bareJson.toString()), dir.resolve("bare.log"));
@@ -137,7 +160,7 @@ public final class StreamingOverhead {
     List<String> props = new ArrayList<>(Bench.closedLoop(target, level, connections, warmup, hold));
     props.add("-Dstreams=" + kind[1]);
     props.add("-Dmessages=" + messages);
-    props.addAll(profile(dir.resolve("gatling.jfr")));
+    props.addAll(Profiles.jvmOptions(dir.resolve("gatling.jfr"), warmup));
     Jvms.await(jvms.startGatling("2g", props, "simulations.GrpcStreamingSimulation", dir.resolve("gatling"), dir.resolve("gatling.log")), limit);
 
     JsonNode b = read(bareJson, "Messages");

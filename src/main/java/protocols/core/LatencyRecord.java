@@ -144,9 +144,9 @@ public final class LatencyRecord {
     long micros = Math.min(MAX_MICROS, Math.max(0, (receivedNanos - sentNanos) / 1000));
     s.recorder.recordValue(micros);
     (ok ? s.ok : s.ko).increment();
-    s.firstSent.accumulateAndGet(sentNanos, Math::min);
-    s.lastSent.accumulateAndGet(sentNanos, Math::max);
-    s.lastReceived.accumulateAndGet(receivedNanos, Math::max);
+    lower(s.firstSent, sentNanos);
+    raise(s.lastSent, sentNanos);
+    raise(s.lastReceived, receivedNanos);
     if (intendedNanos != IntendedSend.NONE) {
       // a send ahead of its time (timer granularity) is not credited: never below the service time
       long from = Math.min(intendedNanos, sentNanos);
@@ -154,10 +154,26 @@ public final class LatencyRecord {
       if (sentNanos - intendedNanos > IntendedSend.LATE_NANOS) {
         s.late.increment();
       }
-      s.firstIntended.accumulateAndGet(intendedNanos, Math::min);
-      s.lastIntended.accumulateAndGet(intendedNanos, Math::max);
+      lower(s.firstIntended, intendedNanos);
+      raise(s.lastIntended, intendedNanos);
     }
     locateRunFolder();
+  }
+
+  // min and max that write only when the value changes (accumulateAndGet always writes): every
+  // event loop records into the same series, and a write per call moves its cache line between cores
+  private static void lower(AtomicLong value, long candidate) {
+    long current;
+    while (candidate < (current = value.get()) && !value.compareAndSet(current, candidate)) {
+      // another thread moved it: look again
+    }
+  }
+
+  private static void raise(AtomicLong value, long candidate) {
+    long current;
+    while (candidate > (current = value.get()) && !value.compareAndSet(current, candidate)) {
+      // another thread moved it: look again
+    }
   }
 
   /** At most once a second: until it is found, looking costs a scan of this process's open files. */

@@ -100,6 +100,10 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
     return closed;
   }
 
+  String requestName() {
+    return requestName;
+  }
+
   boolean halfClosed() {
     return halfClosed;
   }

@@ -26,21 +26,25 @@ import scala.Function1;
 public abstract class RpcStreamBuilder<
     B extends RpcStreamBuilder<B, P, C, Req, Res>, P extends RpcProtocol, C, Req, Res> {
 
-  /** The framework-independent definition of a stream. */
+  /**
+   * The framework-independent definition of a stream. {@code streamKey}: the session attribute that
+   * holds the stream, its stream name behind {@link StreamAction#KEY_PREFIX}, as one expression: each
+   * action resolves it once, with no concatenation after.
+   */
   public record Spec(
       StreamKind kind,
       String nameTemplate,
       Function1<Session, Validation<String>> name,
-      Function1<Session, Validation<String>> streamName,
+      Function1<Session, Validation<String>> streamKey,
       List<CheckBuilder> checks,
       Duration timeout,
       MessageResponseTimePolicy timePolicy) {
 
     public static Spec named(String requestName, StreamKind kind) {
       Objects.requireNonNull(requestName, "request name");
-      Function1<Session, Validation<String>> name = Expressions.toStringExpression(requestName);
       return new Spec(
-          kind, requestName, name, name, List.of(), null, MessageResponseTimePolicy.FromStreamStart);
+          kind, requestName, Expressions.toStringExpression(requestName), StreamAction.keyExpression(requestName),
+          List.of(), null, MessageResponseTimePolicy.FromStreamStart);
     }
 
     String describe() {
@@ -95,7 +99,7 @@ public abstract class RpcStreamBuilder<
     List<CheckBuilder> all = new ArrayList<>(spec.checks());
     all.addAll(Arrays.asList(checks));
     return withSpec(
-        new Spec(spec.kind(), spec.nameTemplate(), spec.name(), spec.streamName(), List.copyOf(all), spec.timeout(), spec.timePolicy()));
+        new Spec(spec.kind(), spec.nameTemplate(), spec.name(), spec.streamKey(), List.copyOf(all), spec.timeout(), spec.timePolicy()));
   }
 
   /** How long the whole stream may last, instead of the protocol's default timeout. */
@@ -105,7 +109,7 @@ public abstract class RpcStreamBuilder<
           spec.describe() + ": timeout must be a positive duration, got " + timeout);
     }
     return withSpec(
-        new Spec(spec.kind(), spec.nameTemplate(), spec.name(), spec.streamName(), spec.checks(), timeout, spec.timePolicy()));
+        new Spec(spec.kind(), spec.nameTemplate(), spec.name(), spec.streamKey(), spec.checks(), timeout, spec.timePolicy()));
   }
 
   /**
@@ -117,14 +121,14 @@ public abstract class RpcStreamBuilder<
       throw new IllegalArgumentException(spec.describe() + ": streamName must not be blank, got " + streamName);
     }
     return withSpec(
-        new Spec(spec.kind(), spec.nameTemplate(), spec.name(), Expressions.toStringExpression(streamName), spec.checks(), spec.timeout(), spec.timePolicy()));
+        new Spec(spec.kind(), spec.nameTemplate(), spec.name(), StreamAction.keyExpression(streamName), spec.checks(), spec.timeout(), spec.timePolicy()));
   }
 
   /** From when each received message is timed. */
   public B messageResponseTimePolicy(MessageResponseTimePolicy policy) {
     Objects.requireNonNull(policy, "messageResponseTimePolicy");
     return withSpec(
-        new Spec(spec.kind(), spec.nameTemplate(), spec.name(), spec.streamName(), spec.checks(), spec.timeout(), policy));
+        new Spec(spec.kind(), spec.nameTemplate(), spec.name(), spec.streamKey(), spec.checks(), spec.timeout(), policy));
   }
 
   /** Opens a client or bidirectional stream (a server stream is opened by {@link #send}). */
@@ -145,7 +149,15 @@ public abstract class RpcStreamBuilder<
 
   public ActionBuilder send(Req message) {
     Objects.requireNonNull(message, "send: message");
-    return send(session -> message);
+    return send(new Constant<>(message));
+  }
+
+  /** A message that does not depend on the session: sent without wrapping the session for a function. */
+  record Constant<Req>(Req message) implements Function<io.gatling.javaapi.core.Session, Req> {
+    @Override
+    public Req apply(io.gatling.javaapi.core.Session session) {
+      return message;
+    }
   }
 
   /** Tells the server the client has sent everything (a server stream does it by itself). */

@@ -29,9 +29,20 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
   /** Session attributes holding open streams start with this. */
   static final String KEY_PREFIX = "gatling-rpc.stream.";
 
+  /** The session attribute holding the stream named {@code streamName} (Gatling EL), as one expression. */
+  static scala.Function1<Session, Validation<String>> keyExpression(String streamName) {
+    return io.gatling.javaapi.core.internal.Expressions.toStringExpression(KEY_PREFIX + streamName);
+  }
+
+  private static String streamName(String key) {
+    return key.substring(KEY_PREFIX.length());
+  }
+
   final Spec spec;
   private final Verb verb;
   private final Function<io.gatling.javaapi.core.Session, Req> message;
+  /** The message when it does not depend on the session, else null. */
+  private final Req constant;
   private final RpcStreamBuilder.Await await;
   private final RpcStreamOpener<C, Req, Res> opener;
   final FailureDescriber describer;
@@ -56,6 +67,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     this.spec = spec;
     this.verb = verb;
     this.message = message;
+    this.constant = message instanceof RpcStreamBuilder.Constant<Req> c ? c.message() : null;
     this.await = await;
     this.opener = opener;
     this.describer = describer;
@@ -70,75 +82,81 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
 
   @Override
   public void execute(Session session) {
-    String name = resolve(spec.name(), session, "request name");
-    String streamName = name == null ? null : resolve(spec.streamName(), session, "stream name");
-    if (streamName == null) {
+    String key = resolve(spec.streamKey(), session, "stream name");
+    if (key == null) {
       next.$bang(session.markAsFailed());
       return;
     }
-    String key = KEY_PREFIX + streamName;
     OpenStream<Req, Res> stream = find(session, key);
+    boolean opens = verb == Verb.START || (verb == Verb.SEND && spec.kind() == StreamKind.SERVER_STREAM);
+    // a verb on a stream reports under the name the stream was opened with: no EL per message
+    String name = stream != null && !opens ? stream.requestName() : resolve(spec.name(), session, "request name");
+    if (name == null) {
+      next.$bang(session.markAsFailed());
+      return;
+    }
     switch (verb) {
-      case START -> start(session, name, streamName, key, stream);
+      case START -> start(session, name, key, stream);
       case SEND -> {
         if (throttled()) {
           // each message is one request to throttle(...); the stream is touched on the user's loop only
-          throttle(session, () -> later(session, () -> send(session, name, streamName, key, stream)));
+          throttle(session, () -> later(session, () -> send(session, name, key, stream, opens)));
         } else {
-          send(session, name, streamName, key, stream);
+          send(session, name, key, stream, opens);
         }
       }
-      case HALF_CLOSE -> halfClose(session, name, streamName, stream);
-      case AWAIT_STREAM_END -> awaitEnd(session, name, streamName, stream);
-      case AWAIT_MESSAGES -> awaitMessages(session, name, streamName, stream);
-      case CANCEL -> cancel(session, name, streamName, stream);
+      case HALF_CLOSE -> halfClose(session, name, key, stream);
+      case AWAIT_STREAM_END -> awaitEnd(session, name, key, stream);
+      case AWAIT_MESSAGES -> awaitMessages(session, name, key, stream);
+      case CANCEL -> cancel(session, name, key, stream);
     }
   }
 
-  private void start(Session session, String name, String streamName, String key, OpenStream<Req, Res> stream) {
+  private void start(Session session, String name, String key, OpenStream<Req, Res> stream) {
     if (stream != null && !stream.closed()) {
-      refuse(session, name, "stream '" + streamName + "' is open already: give a second stream its own .streamName(...)");
+      refuse(session, name, "stream '" + streamName(key) + "' is open already: give a second stream its own .streamName(...)");
       return;
     }
-    OpenStream<Req, Res> opened = open(session, name, streamName, key);
+    OpenStream<Req, Res> opened = open(session, name, key);
     if (opened != null) {
       next.$bang(session.set(key, opened));
     }
   }
 
-  private void send(Session session, String name, String streamName, String key, OpenStream<Req, Res> stream) {
-    boolean opens = spec.kind() == StreamKind.SERVER_STREAM;
+  private void send(Session session, String name, String key, OpenStream<Req, Res> stream, boolean opens) {
     if (opens && stream != null && !stream.closed()) {
-      refuse(session, name, "stream '" + streamName + "' is open already: a server stream takes one request");
+      refuse(session, name, "stream '" + streamName(key) + "' is open already: a server stream takes one request");
       return;
     }
     if (!opens) {
       if (stream == null) {
-        refuse(session, name, neverStarted(streamName, "send"));
+        refuse(session, name, neverStarted(key, "send"));
         return;
       }
       if (stream.closed()) {
-        refuse(session, name, "send on stream '" + streamName + "', which is closed already (" + stream.closeText() + ")");
+        refuse(session, name, "send on stream '" + streamName(key) + "', which is closed already (" + stream.closeText() + ")");
         return;
       }
       if (stream.halfClosed()) {
-        refuse(session, name, "send after halfClose on stream '" + streamName + "'");
+        refuse(session, name, "send after halfClose on stream '" + streamName(key) + "'");
         return;
       }
     }
-    Req built;
-    try {
-      built = message.apply(new io.gatling.javaapi.core.Session(session));
-      if (built == null) {
-        throw new IllegalArgumentException("the message function returned null");
+    Req built = constant;
+    if (built == null) {
+      try {
+        built = message.apply(new io.gatling.javaapi.core.Session(session));
+        if (built == null) {
+          throw new IllegalArgumentException("the message function returned null");
+        }
+      } catch (RuntimeException e) {
+        refuse(session, name, "building the message failed: " + text(e));
+        return;
       }
-    } catch (RuntimeException e) {
-      refuse(session, name, "building the message failed: " + text(e));
-      return;
     }
     Session after = session;
     if (opens) {
-      stream = open(session, name, streamName, key);
+      stream = open(session, name, key);
       if (stream == null) {
         return;
       }
@@ -152,26 +170,26 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     stream.whenReady(() -> next.$bang(going));
   }
 
-  private void halfClose(Session session, String name, String streamName, OpenStream<Req, Res> stream) {
+  private void halfClose(Session session, String name, String key, OpenStream<Req, Res> stream) {
     if (stream == null) {
-      refuse(session, name, neverStarted(streamName, "halfClose"));
+      refuse(session, name, neverStarted(key, "halfClose"));
       return;
     }
     stream.halfClose();
     next.$bang(session);
   }
 
-  private void awaitEnd(Session session, String name, String streamName, OpenStream<Req, Res> stream) {
+  private void awaitEnd(Session session, String name, String key, OpenStream<Req, Res> stream) {
     if (stream == null) {
-      refuse(session, name, neverStarted(streamName, "awaitStreamEnd"));
+      refuse(session, name, neverStarted(key, "awaitStreamEnd"));
       return;
     }
     stream.whenEnded(() -> next.$bang(stream.finish(session)));
   }
 
-  private void awaitMessages(Session session, String name, String streamName, OpenStream<Req, Res> stream) {
+  private void awaitMessages(Session session, String name, String key, OpenStream<Req, Res> stream) {
     if (stream == null) {
-      refuse(session, name, neverStarted(streamName, "awaitMessages"));
+      refuse(session, name, neverStarted(key, "awaitMessages"));
       return;
     }
     long fromMillis = clock.nowMillis();
@@ -187,9 +205,9 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
         });
   }
 
-  private void cancel(Session session, String name, String streamName, OpenStream<Req, Res> stream) {
+  private void cancel(Session session, String name, String key, OpenStream<Req, Res> stream) {
     if (stream == null) {
-      refuse(session, name, neverStarted(streamName, "cancel"));
+      refuse(session, name, neverStarted(key, "cancel"));
       return;
     }
     stream.cancelByUser();
@@ -197,9 +215,9 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
   }
 
   /** A new stream, or null when it could not be opened (then the KO is logged and the user goes on). */
-  private OpenStream<Req, Res> open(Session session, String name, String streamName, String key) {
+  private OpenStream<Req, Res> open(Session session, String name, String key) {
     OpenStream<Req, Res> stream =
-        new OpenStream<>(this, session, name, streamName, key, clock.nowMillis(), System.nanoTime());
+        new OpenStream<>(this, session, name, streamName(key), key, clock.nowMillis(), System.nanoTime());
     try {
       C client = components.clientFor(session);
       RpcStream<Req> opened = opener.open(client, new CallContext(new io.gatling.javaapi.core.Session(session), timeout), stream);
@@ -218,8 +236,8 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     }
   }
 
-  private static String neverStarted(String streamName, String verb) {
-    return verb + " on stream '" + streamName + "', which was never started: open it first with start() (send(...) on a server stream)";
+  private static String neverStarted(String key, String verb) {
+    return verb + " on stream '" + streamName(key) + "', which was never started: open it first with start() (send(...) on a server stream)";
   }
 
   /** A misuse of the stream DSL: a KO, untimed, and the user goes on as failed. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,25 @@ class ProfilesTest {
     String line = Profiles.summary("busy", jfr);
 
     assertTrue(line.contains("benchmark loop and messages") && line.contains("threads: busy-N"), line);
+  }
+
+  @Test
+  void hotFramesRankTheSamplesOfAllRecordingsBySelfAndOursInclusive() throws Exception {
+    Path jfr = dir.resolve("busy.jfr");
+    try (Recording recording = new Recording()) {
+      recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(2));
+      recording.start();
+      Thread busy = new Thread(ProfilesTest::spin, "busy-1");
+      busy.start();
+      busy.join();
+      recording.stop();
+      recording.dump(jfr);
+    }
+
+    String md = Profiles.hotFrames("busy", List.of(jfr, dir.resolve("none.jfr")), 5);
+
+    assertTrue(md.contains("`benchmark.bench.ProfilesTest.spin`") && md.contains("Ours and Gatling's, inclusive:"), md);
+    assertTrue(md.contains("not read: ") && md.contains("none.jfr (no recording)"), md);
   }
 
   @Test
