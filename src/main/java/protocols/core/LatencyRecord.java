@@ -1,9 +1,11 @@
 package protocols.core;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -66,8 +68,15 @@ public final class LatencyRecord {
           new DefaultThreadFactory("rpc-latency-record", true));
 
   private final Map<String, Series> series = new ConcurrentHashMap<>();
-  private final List<Histogram> intervals = new ArrayList<>();
   private final long startEpochMillis = System.currentTimeMillis();
+  /**
+   * The interval log, written as each second is taken: compressed, a second costs a line of a few
+   * hundred bytes, where keeping its histogram (an hour's range at three digits) would hold 190 KB a
+   * second per request name until the run ends.
+   */
+  private final ByteArrayOutputStream hlog = new ByteArrayOutputStream();
+  private final PrintStream hlogStream = new PrintStream(hlog, false, StandardCharsets.UTF_8);
+  private final HistogramLogWriter hlogWriter = new HistogramLogWriter(hlogStream);
   private static final LatencyRecord OFF = new LatencyRecord(false);
 
   private final boolean enabled;
@@ -78,6 +87,11 @@ public final class LatencyRecord {
 
   private LatencyRecord(boolean enabled) {
     this.enabled = enabled;
+    hlogWriter.outputComment("microseconds; one interval per request name (tag) and second");
+    hlogWriter.outputLogFormatVersion();
+    hlogWriter.outputStartTime(startEpochMillis);
+    hlogWriter.setBaseTime(startEpochMillis);
+    hlogWriter.outputLegend();
     ticker = enabled ? TICKER.scheduleAtFixedRate(this::takeIntervals, 1, 1, TimeUnit.SECONDS) : null;
   }
 
@@ -207,8 +221,10 @@ public final class LatencyRecord {
     long calls = 0;
     for (Series s : series.values()) {
       s.tickKo(now);
-      s.intendedTotal.add(s.intended.getIntervalHistogram());
-      Histogram interval = s.recorder.getIntervalHistogram();
+      s.spareIntended = s.intended.getIntervalHistogram(s.spareIntended);
+      s.intendedTotal.add(s.spareIntended);
+      Histogram interval = s.recorder.getIntervalHistogram(s.spare);
+      s.spare = interval; // recycled at the next tick: nothing below keeps it
       if (interval.getTotalCount() == 0) {
         continue;
       }
@@ -217,7 +233,7 @@ public final class LatencyRecord {
       interval.setEndTimeStamp(now);
       s.intervalStart = now;
       s.total.add(interval);
-      intervals.add(interval);
+      hlogWriter.outputIntervalHistogram(interval);
       callsBySeries.put(s, interval.getTotalCount());
       calls += interval.getTotalCount();
     }
@@ -236,17 +252,8 @@ public final class LatencyRecord {
     Path found = runFolder != null ? runFolder : RunFolder.find();
     Path folder = found != null ? found : RunFolder.fallback();
     Files.createDirectories(folder);
-    try (PrintStream log = new PrintStream(Files.newOutputStream(folder.resolve(LOG_FILE)))) {
-      HistogramLogWriter writer = new HistogramLogWriter(log);
-      writer.outputComment("microseconds; one interval per request name (tag) and second");
-      writer.outputLogFormatVersion();
-      writer.outputStartTime(startEpochMillis);
-      writer.setBaseTime(startEpochMillis);
-      writer.outputLegend();
-      for (Histogram interval : intervals) {
-        writer.outputIntervalHistogram(interval);
-      }
-    }
+    hlogStream.flush();
+    Files.write(folder.resolve(LOG_FILE), hlog.toByteArray());
     Map<String, Histogram> totals = new TreeMap<>();
     series.values().forEach(s -> totals.put(s.name, s.total));
     Path summary = folder.resolve(SUMMARY_FILE);
@@ -479,6 +486,9 @@ public final class LatencyRecord {
   private static final class Series {
     final String name;
     final Recorder recorder = new Recorder(MAX_MICROS, 3);
+    /** The last interval taken from each recorder, handed back to it at the next tick (ticker thread only). */
+    Histogram spare;
+    Histogram spareIntended;
     final Histogram total = new Histogram(MAX_MICROS, 3);
     final LongAdder ok = new LongAdder();
     final LongAdder ko = new LongAdder();
