@@ -73,7 +73,7 @@ final class Profiles {
         if (!counted(event)) {
           continue;
         }
-        String thread = String.valueOf(event.getThread("sampledThread") == null ? "?" : event.getThread("sampledThread").getJavaName());
+        String thread = sampledThread(event);
         samples++;
         byThread.merge(thread.replaceAll("\\d+", "N"), 1, Integer::sum);
         byCategory.merge(category(event.getStackTrace().getFrames()), 1, Integer::sum);
@@ -134,8 +134,12 @@ final class Profiles {
     if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
       return false;
     }
-    String thread = event.getThread("sampledThread") == null ? "?" : String.valueOf(event.getThread("sampledThread").getJavaName());
+    String thread = sampledThread(event);
     return !thread.equals("main") && !thread.startsWith("JFR");
+  }
+
+  private static String sampledThread(RecordedEvent event) {
+    return event.getThread("sampledThread") == null ? "?" : String.valueOf(event.getThread("sampledThread").getJavaName());
   }
 
   private static String frame(RecordedFrame frame) {

@@ -30,9 +30,6 @@ public final class StubFree {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** -Dprofile=true: one line per Gatling run, where its CPU samples fall (Profiles). */
-  private static final List<String> PROFILES = new ArrayList<>();
-
   /** One round: calls/s of each side, the two ratios, CPU per call (µs of the injector's process) of the Gatling runs. */
   public record Round(
       int round, double stubsThroughput, double stubFreeThroughput, double ghzThroughput, double stubFreeOverStubs,
@@ -59,10 +56,12 @@ public final class StubFree {
     Peers.Load load = new Peers.Load(level, connections, warmup, hold);
     Peers.Client ghzClient = ghz ? Peers.Peer.GHZ.prepare(Files.createDirectories(Bench.project().resolve("target/tools"))) : null;
     List<Round> done = new ArrayList<>();
+    // -Dprofile=true: one line per Gatling run, where its CPU samples fall (Profiles)
+    List<String> profiles = new ArrayList<>();
     Bench.eachFramework(jvms, List.of(Framework.byId("grpc")), out, "2g", List.of(),
         (framework, target, dir) -> {
           for (int i = 1; i <= rounds; i++) {
-            done.add(round(jvms, i, target, load, ghzClient, dir.resolve("round-" + i)));
+            done.add(round(jvms, i, target, load, ghzClient, dir.resolve("round-" + i), profiles));
           }
           return "stub-free measured";
         },
@@ -72,16 +71,17 @@ public final class StubFree {
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("stubfree.json").toFile(), done);
     Files.writeString(out.resolve("stubfree.md"), markdown(done, load, ghz)
-        + (PROFILES.isEmpty() ? "" : "\nCPU samples of the Gatling runs:\n\n" + String.join("\n", PROFILES) + "\n"));
+        + (profiles.isEmpty() ? "" : "\nCPU samples of the Gatling runs:\n\n" + String.join("\n", profiles) + "\n"));
     System.out.println(Files.readString(out.resolve("stubfree.md")));
     return out;
   }
 
-  private static Round round(Jvms jvms, int i, HostAndPort target, Peers.Load load, Peers.Client ghz, Path dir) throws Exception {
+  private static Round round(Jvms jvms, int i, HostAndPort target, Peers.Load load, Peers.Client ghz, Path dir, List<String> profiles)
+      throws Exception {
     Files.createDirectories(dir);
     List<String> problems = new ArrayList<>();
-    JsonNode stubs = gatling(jvms, "simulations.GrpcSimulation", target, load, dir.resolve("stubs"), problems);
-    JsonNode stubFree = gatling(jvms, "simulations.GrpcWithoutStubsSimulation", target, load, dir.resolve("stub-free"), problems);
+    JsonNode stubs = gatling(jvms, "simulations.GrpcSimulation", target, load, dir.resolve("stubs"), problems, profiles);
+    JsonNode stubFree = gatling(jvms, "simulations.GrpcWithoutStubsSimulation", target, load, dir.resolve("stub-free"), problems, profiles);
     double ghzThroughput = 0;
     if (ghz != null) {
       try {
@@ -98,14 +98,15 @@ public final class StubFree {
         problems.isEmpty() ? null : String.join("; ", problems));
   }
 
-  private static JsonNode gatling(Jvms jvms, String simulation, HostAndPort target, Peers.Load load, Path dir, List<String> problems)
+  private static JsonNode gatling(
+      Jvms jvms, String simulation, HostAndPort target, Peers.Load load, Path dir, List<String> problems, List<String> profiles)
       throws Exception {
     Files.createDirectories(dir);
     List<String> options = new ArrayList<>(Bench.closedLoop(target, load.users(), String.valueOf(load.connections()), load.warmup(), load.hold()));
     options.addAll(Profiles.jvmOptions(dir.resolve("gatling.jfr"), load.warmup()));
     Jvms.await(jvms.startGatling("2g", options, simulation, dir, dir.resolve("gatling.log")), load.limit());
     if (Profiles.enabled()) {
-      PROFILES.add(Profiles.summary(dir.getParent().getFileName() + ", " + simulation, dir.resolve("gatling.jfr")));
+      profiles.add(Profiles.summary(dir.getParent().getFileName() + ", " + simulation, dir.resolve("gatling.jfr")));
     }
     JsonNode figures = GatlingResults.measured(GatlingResults.newestRun(dir));
     if (figures == null) {

@@ -18,16 +18,7 @@ class ProfilesTest {
 
   @Test
   void samplesGoToTheInnermostFrameThatIsNotTheJdksAndToTheirThreadGroup() throws Exception {
-    Path jfr = dir.resolve("busy.jfr");
-    try (Recording recording = new Recording()) {
-      recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(2));
-      recording.start();
-      Thread busy = new Thread(ProfilesTest::spin, "busy-1");
-      busy.start();
-      busy.join();
-      recording.stop();
-      recording.dump(jfr);
-    }
+    Path jfr = recordABusyThread();
 
     String line = Profiles.summary("busy", jfr);
 
@@ -36,16 +27,7 @@ class ProfilesTest {
 
   @Test
   void hotFramesRankTheSamplesOfAllRecordingsBySelfAndOursInclusive() throws Exception {
-    Path jfr = dir.resolve("busy.jfr");
-    try (Recording recording = new Recording()) {
-      recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(2));
-      recording.start();
-      Thread busy = new Thread(ProfilesTest::spin, "busy-1");
-      busy.start();
-      busy.join();
-      recording.stop();
-      recording.dump(jfr);
-    }
+    Path jfr = recordABusyThread();
 
     String md = Profiles.hotFrames("busy", List.of(jfr, dir.resolve("none.jfr")), 5);
 
@@ -58,6 +40,21 @@ class ProfilesTest {
     String line = Profiles.summary("bare grpc", dir.resolve("none.jfr"));
 
     assertTrue(line.startsWith("- bare grpc: no recording"), line);
+  }
+
+  /** A flight recording of CPU samples taken while a thread named busy-1 spins for a second. */
+  private Path recordABusyThread() throws Exception {
+    Path jfr = dir.resolve("busy.jfr");
+    try (Recording recording = new Recording()) {
+      recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(2));
+      recording.start();
+      Thread busy = new Thread(ProfilesTest::spin, "busy-1");
+      busy.start();
+      busy.join();
+      recording.stop();
+      recording.dump(jfr);
+    }
+    return jfr;
   }
 
   /** A second of CPU in this class's own frames (Math.sqrt is intrinsic: no JDK frame above). */
