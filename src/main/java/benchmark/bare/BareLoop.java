@@ -22,8 +22,11 @@ import protocols.core.LatencyRecord;
  */
 public final class BareLoop {
 
-  /** What the loop measured; latencies in microseconds; this process's CPU microseconds per measured call. */
-  public record Result(long ok, long ko, double throughput, Histogram latencies, double cpuPerCall) {}
+  /**
+   * What the loop measured; latencies in microseconds; this process's CPU microseconds per measured call;
+   * the measured window in epoch milliseconds.
+   */
+  public record Result(long ok, long ko, double throughput, Histogram latencies, double cpuPerCall, long fromMillis, long toMillis) {}
 
   private final BareClients clients;
   private final ConnectionModel connections;
@@ -61,6 +64,7 @@ public final class BareLoop {
 
   private Result run(List<BareClient> chainClients, Duration warmup, Duration duration) throws InterruptedException {
     long now = System.nanoTime();
+    long fromMillis = System.currentTimeMillis() + warmup.toMillis();
     measureFrom = now + warmup.toNanos();
     stopAt = measureFrom + duration.toNanos();
     chains = new CountDownLatch(chainClients.size());
@@ -71,10 +75,11 @@ public final class BareLoop {
       throw new IllegalStateException("calls still outstanding a minute after the end");
     }
     long cpu = LatencyRecord.ProcessCpu.nanos() - cpuFrom;
+    long toMillis = System.currentTimeMillis();
     Histogram histogram = latencies.getIntervalHistogram();
     double seconds = (lastReceived.get() - firstSent.get()) / 1e9;
     long calls = histogram.getTotalCount();
-    return new Result(ok.sum(), ko.sum(), seconds > 0 ? calls / seconds : 0, histogram, calls > 0 ? cpu / 1000.0 / calls : 0);
+    return new Result(ok.sum(), ko.sum(), seconds > 0 ? calls / seconds : 0, histogram, calls > 0 ? cpu / 1000.0 / calls : 0, fromMillis, toMillis);
   }
 
   /**

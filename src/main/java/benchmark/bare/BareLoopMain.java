@@ -71,9 +71,9 @@ public final class BareLoopMain {
         Locale.ROOT,
         "{\"unit\": \"microseconds\", \"requests\": {\"Say\": {\"count\": %d, \"ok\": %d, \"ko\": %d, \"throughput\": %.1f,"
             + " \"min\": %d, \"mean\": %.1f, \"p50\": %d, \"p90\": %d, \"p99\": %d, \"p999\": %d, \"max\": %d,"
-            + " \"cpuPerCall\": %.2f}}}%n",
+            + " \"cpuPerCall\": %.2f}}, \"fromMillis\": %d, \"toMillis\": %d}%n",
         r.ok() + r.ko(), r.ok(), r.ko(), r.throughput(), h.getTotalCount() > 0 ? h.getMinValue() : 0, h.getMean(),
         h.getValueAtPercentile(50), h.getValueAtPercentile(90), h.getValueAtPercentile(99),
-        h.getValueAtPercentile(99.9), h.getTotalCount() > 0 ? h.getMaxValue() : 0, r.cpuPerCall());
+        h.getValueAtPercentile(99.9), h.getTotalCount() > 0 ? h.getMaxValue() : 0, r.cpuPerCall(), r.fromMillis(), r.toMillis());
   }
 }

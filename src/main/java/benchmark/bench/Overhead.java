@@ -52,15 +52,49 @@ public final class Overhead {
       long bareP50, long gatlingP50, long bareP99, long gatlingP99,
       double bareCpuPerCall, double bareCpuMin, double bareCpuMax,
       double gatlingCpuPerCall, double gatlingCpuMin, double gatlingCpuMax,
-      double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, String problem) {
+      double gatlingConsoleRps, double gatlingConsoleRpsRecordOff, Split split, String problem) {
 
     static Row failed(String framework, int level, String connections, String problem) {
-      return new Row(framework, level, connections, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, problem);
+      return new Row(framework, level, connections, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, problem);
     }
   }
 
-  /** One pair's figures: a bare loop's result and Gatling's, either null when it wrote none. */
-  private record Pair(JsonNode bare, JsonNode gatling, double consoleRps) {
+  /**
+   * Where the CPU per call goes, from /proc over each side's measured window (medians over the pairs):
+   * the injector's user and system µs and its context switches (voluntary: wake-ups) per call, and the
+   * server's CPU µs per call during each side's window. Zero where it could not be read.
+   */
+  public record Split(
+      double bareUser, double bareSystem, double bareSwitches, double gatlingUser, double gatlingSystem, double gatlingSwitches,
+      double serverDuringBare, double serverDuringGatling) {
+
+    static Split of(List<Pair> pairs) {
+      return new Split(
+          Runs.of(pairs, p -> injector(p.bareUsage(), Part.USER)).median(), Runs.of(pairs, p -> injector(p.bareUsage(), Part.SYSTEM)).median(),
+          Runs.of(pairs, p -> injector(p.bareUsage(), Part.SWITCHES)).median(),
+          Runs.of(pairs, p -> injector(p.gatlingUsage(), Part.USER)).median(), Runs.of(pairs, p -> injector(p.gatlingUsage(), Part.SYSTEM)).median(),
+          Runs.of(pairs, p -> injector(p.gatlingUsage(), Part.SWITCHES)).median(),
+          Runs.of(pairs, p -> server(p.bareUsage())).median(), Runs.of(pairs, p -> server(p.gatlingUsage())).median());
+    }
+
+    private enum Part { USER, SYSTEM, SWITCHES }
+
+    private static double injector(Usages u, Part part) {
+      ProcessMeter.Usage i = u.injector();
+      return i == null ? 0 : switch (part) {
+        case USER -> i.userMicros();
+        case SYSTEM -> i.systemMicros();
+        case SWITCHES -> i.voluntarySwitches();
+      };
+    }
+
+    private static double server(Usages u) {
+      return u.server() == null ? 0 : u.server().userMicros() + u.server().systemMicros();
+    }
+  }
+
+  /** One pair's figures: a bare loop's result and Gatling's, either null when it wrote none; what /proc saw of each. */
+  private record Pair(JsonNode bare, JsonNode gatling, double consoleRps, Usages bareUsage, Usages gatlingUsage) {
     double ratio() {
       return bare.get("throughput").asDouble() > 0 ? gatling.get("throughput").asDouble() / bare.get("throughput").asDouble() : 0;
     }
@@ -127,20 +161,32 @@ public final class Overhead {
       throws IOException, InterruptedException {
     Duration limit = warmup.plus(hold).plusSeconds(180);
     List<String> props = Bench.closedLoop(target, level, connections, warmup, hold);
+    ProcessMeter server = jvms.running(framework.serverMainClass()).map(ProcessMeter::watch).orElse(null);
     for (int run = 1; run <= runs; run++) {
       Path runDir = Files.createDirectories(dir.resolve("run-" + run));
       for (String loop : bareLoops(framework)) {
         List<String> options = new ArrayList<>(List.of("-Xmx2g"));
         options.addAll(Profiles.jvmOptions(runDir.resolve(bareFile(framework, loop, "jfr")), warmup));
+        Path json = runDir.resolve(bareFile(framework, loop, "json"));
         Process bare = jvms.start(options, "benchmark.bare.BareLoopMain",
             List.of(loop, target.toString(), String.valueOf(level), connections,
-                warmup.toMillis() + "ms", hold.toMillis() + "ms", runDir.resolve(bareFile(framework, loop, "json")).toString()),
+                warmup.toMillis() + "ms", hold.toMillis() + "ms", json.toString()),
             runDir.resolve(bareFile(framework, loop, "log")));
-        Jvms.await(bare, limit);
+        try (ProcessMeter meter = ProcessMeter.watch(bare)) {
+          Jvms.await(bare, limit);
+          Usages.ofBareLoop(json, meter, server).write(runDir.resolve(bareFile(framework, loop, "usage.json")));
+        }
       }
       List<String> gatlingOptions = new ArrayList<>(props);
       gatlingOptions.addAll(Profiles.jvmOptions(runDir.resolve("gatling.jfr"), warmup));
-      Jvms.await(jvms.startGatling("2g", gatlingOptions, framework.simulationClass(), runDir.resolve("gatling"), runDir.resolve("gatling.log")), limit);
+      Process gatling = jvms.startGatling("2g", gatlingOptions, framework.simulationClass(), runDir.resolve("gatling"), runDir.resolve("gatling.log"));
+      try (ProcessMeter meter = ProcessMeter.watch(gatling)) {
+        Jvms.await(gatling, limit);
+        Usages.ofGatlingRun(GatlingResults.newestRun(runDir.resolve("gatling")), meter, server).write(runDir.resolve("gatling.usage.json"));
+      }
+    }
+    if (server != null) {
+      server.close();
     }
     if (Profiles.enabled()) {
       List<String> lines = new ArrayList<>();
@@ -176,7 +222,8 @@ public final class Overhead {
           problems.add((runs > 1 ? "run " + run + ": " : "") + problem);
         }
         if (b != null && g != null && b.get("throughput").asDouble() * g.get("throughput").asDouble() > 0) {
-          pairs.add(new Pair(b, g, consoleRps(runDir.resolve("gatling.log"))));
+          pairs.add(new Pair(b, g, consoleRps(runDir.resolve("gatling.log")),
+              Usages.read(runDir.resolve(bareFile(framework, loop, "usage.json"))), Usages.read(runDir.resolve("gatling.usage.json"))));
         }
       }
       rows.add(row(loop, level, connections, pairs, consoleRpsOff, problems.isEmpty() ? null : String.join("; ", problems)));
@@ -196,7 +243,7 @@ public final class Overhead {
         (long) Runs.of(pairs, p -> p.bare().get("p50").asDouble()).median(), (long) Runs.of(pairs, p -> p.gatling().get("p50").asDouble()).median(),
         (long) Runs.of(pairs, p -> p.bare().get("p99").asDouble()).median(), (long) Runs.of(pairs, p -> p.gatling().get("p99").asDouble()).median(),
         bareCpu.median(), bareCpu.min(), bareCpu.max(), gatlingCpu.median(), gatlingCpu.min(), gatlingCpu.max(),
-        Runs.of(pairs, Pair::consoleRps).median(), consoleRpsOff, problem);
+        Runs.of(pairs, Pair::consoleRps).median(), consoleRpsOff, Split.of(pairs), problem);
   }
 
   /** bare.json for a framework's only loop (as before), bare-thrift-netty.json for a second one. */
@@ -244,6 +291,19 @@ public final class Overhead {
           new Runs.Spread(r.gatlingCpuPerCall(), r.gatlingCpuMin(), r.gatlingCpuMax()).format("%.1f"),
           r.gatlingConsoleRpsRecordOff() > 0 ? r.gatlingConsoleRps() / r.gatlingConsoleRpsRecordOff() : 0,
           r.problem() == null ? "" : " " + r.problem()));
+    }
+    md.append("\nWhere the CPU per call goes (from /proc over each side's measured window, medians): the injector's user and"
+        + " system µs per call and its voluntary context switches (wake-ups) per call; the server's CPU µs per call while each side ran.\n\n");
+    md.append("| framework | users | bare user µs | bare system µs | bare switches/call | Gatling user µs | Gatling system µs | Gatling switches/call"
+        + " | server µs/call, bare run | server µs/call, Gatling run |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (Row r : rows) {
+      Split x = r.split();
+      if (x != null) {
+        md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.1f | %.1f |%n", r.framework(), r.level(),
+            x.bareUser(), x.bareSystem(), x.bareSwitches(), x.gatlingUser(), x.gatlingSystem(), x.gatlingSwitches(),
+            x.serverDuringBare(), x.serverDuringGatling()));
+      }
     }
     return md.toString();
   }

@@ -14,6 +14,9 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import protocols.core.HostAndPort;
@@ -26,6 +29,8 @@ public final class Jvms {
 
   private final String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
   private final String classpath;
+  /** Every process started, with its main class: a measurement may watch its server's. */
+  private final List<Map.Entry<String, Process>> started = new CopyOnWriteArrayList<>();
 
   public Jvms() throws URISyntaxException {
     this.classpath = resolveClasspath();
@@ -49,7 +54,19 @@ public final class Jvms {
     command.addAll(jvmOptions);
     command.add(mainClass);
     command.addAll(args);
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    started.add(Map.entry(mainClass, process));
+    return process;
+  }
+
+  /** The newest live process started with {@code mainClass}, if any. */
+  public Optional<Process> running(String mainClass) {
+    for (int i = started.size() - 1; i >= 0; i--) {
+      if (started.get(i).getKey().equals(mainClass) && started.get(i).getValue().isAlive()) {
+        return Optional.of(started.get(i).getValue());
+      }
+    }
+    return Optional.empty();
   }
 
   /** A Gatling run of {@code simulationClass} with these system properties, results into {@code resultsFolder}. */

@@ -32,6 +32,13 @@ class BenchSmokeTest {
     assertTrue(table.contains("| rpcx | 5 | 1 | 2 |"), "two pairs: " + table);
     assertTrue(Files.exists(results.resolve("rpcx/5/run-2/bare.json")), "the second pair's bare loop");
     assertFalse(table.contains("wrote no") || table.contains("KO:"), table);
+    for (String side : new String[] {"bare", "gatling"}) {
+      Usages usage = Usages.read(results.resolve("rpcx/5/run-1/" + side + ".usage.json"));
+      assertTrue(usage.calls() > 0 && usage.injector() != null && usage.injector().userMicros() + usage.injector().systemMicros() > 0
+          && usage.server() != null && usage.server().userMicros() + usage.server().systemMicros() > 0,
+          "/proc's reading of the " + side + " run's window, injector and server: " + usage);
+    }
+    assertTrue(table.contains("Where the CPU per call goes") && table.contains("| rpcx | 5 | "), table);
   }
 
   @Test

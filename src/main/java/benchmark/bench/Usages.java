@@ -1,0 +1,70 @@
+package benchmark.bench;
+
+import benchmark.bench.ProcessMeter.Usage;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import protocols.core.report.RunData;
+
+/**
+ * One run's measured window seen from /proc: the injector's and the server's CPU per call, user and
+ * system apart, and their context switches per call ({@link ProcessMeter}). Either side is null when
+ * it could not be read (no /proc, a run that measured nothing).
+ */
+record Usages(long calls, Usage injector, Usage server) {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String MEASURED = "Say";
+
+  /** A bare loop's window and calls, as BareLoopMain wrote them into {@code json}. */
+  static Usages ofBareLoop(Path json, ProcessMeter injector, ProcessMeter server) {
+    try {
+      JsonNode result = JSON.readTree(json.toFile());
+      return of(result.path("requests").path(MEASURED).path("count").asLong(),
+          result.path("fromMillis").asLong(), result.path("toMillis").asLong(), injector, server);
+    } catch (IOException | RuntimeException e) {
+      return new Usages(0, null, null);
+    }
+  }
+
+  /** A Gatling run's window: from the first to the end of the last of its measured request's seconds in the record. */
+  static Usages ofGatlingRun(Path runFolder, ProcessMeter injector, ProcessMeter server) {
+    try {
+      List<Histogram> seconds = RunData.read(runFolder).intervals(MEASURED);
+      long from = seconds.stream().mapToLong(Histogram::getStartTimeStamp).min().orElse(0);
+      long to = seconds.stream().mapToLong(Histogram::getEndTimeStamp).max().orElse(0);
+      return of(seconds.stream().mapToLong(Histogram::getTotalCount).sum(), from, to, injector, server);
+    } catch (IOException | RuntimeException e) {
+      return new Usages(0, null, null);
+    }
+  }
+
+  private static Usages of(long calls, long from, long to, ProcessMeter injector, ProcessMeter server) {
+    if (calls <= 0 || to <= from) {
+      return new Usages(0, null, null);
+    }
+    return new Usages(calls, perCall(injector, from, to, calls), perCall(server, from, to, calls));
+  }
+
+  private static Usage perCall(ProcessMeter meter, long from, long to, long calls) {
+    Usage usage = meter == null ? null : meter.between(from, to);
+    return usage == null ? null : usage.perCall(calls);
+  }
+
+  void write(Path file) throws IOException {
+    JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), this);
+  }
+
+  /** What {@link #write} wrote, or an empty reading when there is none. */
+  static Usages read(Path file) {
+    try {
+      return Files.exists(file) ? JSON.readValue(file.toFile(), Usages.class) : new Usages(0, null, null);
+    } catch (IOException e) {
+      return new Usages(0, null, null);
+    }
+  }
+}
