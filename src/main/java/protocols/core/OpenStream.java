@@ -253,7 +253,12 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
   public void onMessage(Res message) {
     long endMillis = owner.clock.nowMillis();
     long endNanos = System.nanoTime();
-    BridgeAction.onEventLoop(startSession, () -> handleMessage(message, endMillis, endNanos));
+    if (startSession.eventLoop().inEventLoop()) {
+      // the usual case (the channel runs on the user's loop): no task to allocate per message
+      handleMessage(message, endMillis, endNanos);
+    } else {
+      BridgeAction.later(startSession, () -> handleMessage(message, endMillis, endNanos));
+    }
   }
 
   @Override
