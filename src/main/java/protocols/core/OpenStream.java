@@ -45,6 +45,8 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
   private boolean failed;
   private String closeText = "not closed";
   private RpcStream<Req> stream;
+  /** This stream's messages in the µs record, set once it is open. */
+  private LatencyRecord.StreamMessages counted = LatencyRecord.StreamMessages.NONE;
   private Timeout backstop;
   private Runnable whenReady;
   private Runnable whenEnded;
@@ -82,7 +84,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
   void opened(RpcStream<Req> stream) {
     this.stream = stream;
     OPEN.incrementAndGet();
-    owner.latencies.recordStreamOpened(requestName);
+    counted = owner.latencies.recordStreamOpened(requestName);
     backstop =
         Deadlines.schedule(
             Deadlines.backstop(owner.timeout),
@@ -116,7 +118,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
     stream.send(message);
     lastSentMillis = owner.clock.nowMillis();
     lastSentNanos = System.nanoTime();
-    owner.latencies.recordStreamMessageSent(requestName);
+    counted.sent();
   }
 
   void halfClose() {
@@ -280,7 +282,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
     }
     received++;
     unawaited++;
-    owner.latencies.recordStreamMessageReceived(requestName);
+    counted.received();
     long fromMillis;
     long fromNanos;
     switch (owner.spec.timePolicy()) {
