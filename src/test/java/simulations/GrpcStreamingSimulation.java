@@ -19,7 +19,7 @@ import protocols.grpc.GrpcStreamBuilder;
  * gRPC streams over the shared staircase, on the benchmark server's HelloStreams: each iteration of a
  * user runs a server stream of {@code -Dmessages} replies, a client stream of as many requests, and a
  * bidirectional ping-pong of as many (each message sent once the echo of the one before has come:
- * {@code send} then {@code awaitMessages(1)}), every message checked. {@code -Dstreams=ServerStream,BidiStream}
+ * {@code send(request).awaitMessages(1)}, one action per message), every message checked. {@code -Dstreams=ServerStream,BidiStream}
  * runs only those kinds (bench/streaming.sh measures them one at a time).
  */
 public class GrpcStreamingSimulation extends BenchmarkSimulation {
@@ -90,7 +90,7 @@ public class GrpcStreamingSimulation extends BenchmarkSimulation {
           iteration
               .exec(bidiStream.start())
               .repeat(messages)
-              .on(exec(bidiStream.send(request), bidiStream.awaitMessages(1)))
+              .on(exec(bidiStream.send(request).awaitMessages(1)))
               .exec(bidiStream.halfClose(), bidiStream.awaitStreamEnd());
     }
     benchmark(

@@ -31,7 +31,7 @@ import protocols.core.LatencyRecord;
  * the benchmark server's HelloStreams. Each of {@code users} loops opens a stream, runs it to its end
  * and opens the next: a server stream of {@code messages} replies, or a bidi ping-pong of {@code
  * messages} requests, each sent when the echo of the one before has come (what GrpcStreamingSimulation's
- * {@code send} then {@code awaitMessages(1)} does). Same channels, event loops and request as the grpc
+ * {@code send(request).awaitMessages(1)} does). Same channels, event loops and request as the grpc
  * protocol; messages received in the measured window, per second, and the process's CPU time in that
  * window per message received in it (as Gatling's {@code cpuPerCall} shares the CPU of the seconds with
  * measured messages: the warm-up's JIT compilation counts on neither side).

@@ -386,22 +386,30 @@ public final class LatencyRecord {
 
   private final Map<String, StreamSeries> streams = new ConcurrentHashMap<>();
 
-  void recordStreamOpened(String requestName) {
-    if (enabled) {
-      streams.computeIfAbsent(requestName, n -> new StreamSeries()).opened.increment();
+  /** Counts a stream opened; what it returns counts that stream's messages, with no lookup per message. */
+  StreamMessages recordStreamOpened(String requestName) {
+    if (!enabled) {
+      return StreamMessages.NONE;
     }
+    StreamSeries s = streams.computeIfAbsent(requestName, n -> new StreamSeries());
+    s.opened.increment();
+    return s;
   }
 
-  void recordStreamMessageSent(String requestName) {
-    if (enabled) {
-      streams.computeIfAbsent(requestName, n -> new StreamSeries()).sent.increment();
-    }
-  }
+  /** The messages sent and received by the streams of one request name. */
+  interface StreamMessages {
+    StreamMessages NONE =
+        new StreamMessages() {
+          @Override
+          public void sent() {}
 
-  void recordStreamMessageReceived(String requestName) {
-    if (enabled) {
-      streams.computeIfAbsent(requestName, n -> new StreamSeries()).received.increment();
-    }
+          @Override
+          public void received() {}
+        };
+
+    void sent();
+
+    void received();
   }
 
   void recordStreamClosed(String requestName, long durationNanos, StreamEnd end) {
@@ -449,7 +457,7 @@ public final class LatencyRecord {
     json.append("  }");
   }
 
-  private static final class StreamSeries {
+  private static final class StreamSeries implements StreamMessages {
     final LongAdder opened = new LongAdder();
     final LongAdder sent = new LongAdder();
     final LongAdder received = new LongAdder();
@@ -460,6 +468,16 @@ public final class LatencyRecord {
       for (StreamEnd end : StreamEnd.values()) {
         ended.put(end, new LongAdder());
       }
+    }
+
+    @Override
+    public void sent() {
+      sent.increment();
+    }
+
+    @Override
+    public void received() {
+      received.increment();
     }
   }
 

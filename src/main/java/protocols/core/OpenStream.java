@@ -45,6 +45,8 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
   private boolean failed;
   private String closeText = "not closed";
   private RpcStream<Req> stream;
+  /** This stream's messages in the µs record, set once it is open. */
+  private LatencyRecord.StreamMessages counted = LatencyRecord.StreamMessages.NONE;
   private Timeout backstop;
   private Runnable whenReady;
   private Runnable whenEnded;
@@ -82,7 +84,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
   void opened(RpcStream<Req> stream) {
     this.stream = stream;
     OPEN.incrementAndGet();
-    owner.latencies.recordStreamOpened(requestName);
+    counted = owner.latencies.recordStreamOpened(requestName);
     backstop =
         Deadlines.schedule(
             Deadlines.backstop(owner.timeout),
@@ -116,7 +118,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
     stream.send(message);
     lastSentMillis = owner.clock.nowMillis();
     lastSentNanos = System.nanoTime();
-    owner.latencies.recordStreamMessageSent(requestName);
+    counted.sent();
   }
 
   void halfClose() {
@@ -253,7 +255,12 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
   public void onMessage(Res message) {
     long endMillis = owner.clock.nowMillis();
     long endNanos = System.nanoTime();
-    BridgeAction.onEventLoop(startSession, () -> handleMessage(message, endMillis, endNanos));
+    if (startSession.eventLoop().inEventLoop()) {
+      // the usual case (the channel runs on the user's loop): no task to allocate per message
+      handleMessage(message, endMillis, endNanos);
+    } else {
+      BridgeAction.later(startSession, () -> handleMessage(message, endMillis, endNanos));
+    }
   }
 
   @Override
@@ -275,7 +282,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
     }
     received++;
     unawaited++;
-    owner.latencies.recordStreamMessageReceived(requestName);
+    counted.received();
     long fromMillis;
     long fromNanos;
     switch (owner.spec.timePolicy()) {

@@ -63,7 +63,18 @@ public abstract class RpcStreamBuilder<
   }
 
   /** What {@code awaitMessages} waits for: {@code count} more messages, for at most {@code timeout} (null: the stream's deadline). */
-  record Await(int count, Duration timeout) {}
+  record Await(int count, Duration timeout) {
+
+    static Await of(Spec spec, int count, Duration timeout) {
+      if (count < 1) {
+        throw new IllegalArgumentException(spec.describe() + ": awaitMessages needs a count of 1 or more, got " + count);
+      }
+      if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+        throw new IllegalArgumentException(spec.describe() + ": awaitMessages timeout must be a positive duration, got " + timeout);
+      }
+      return new Await(count, timeout);
+    }
+  }
 
   protected final Spec spec;
 
@@ -140,14 +151,15 @@ public abstract class RpcStreamBuilder<
   /**
    * Sends one message. On a server stream this opens the stream with its one request; on the others
    * the stream must have been started. The user goes on at once unless the stream is not ready for
-   * more (the server reads slowly): then it goes on when the stream is.
+   * more (the server reads slowly): then it goes on when the stream is. {@code
+   * send(message).awaitMessages(n)} also waits for {@code n} replies, in the same action.
    */
-  public ActionBuilder send(Function<io.gatling.javaapi.core.Session, Req> message) {
+  public StreamSendActionBuilder send(Function<io.gatling.javaapi.core.Session, Req> message) {
     Objects.requireNonNull(message, "send: message");
-    return action(Verb.SEND, message);
+    return new StreamSendActionBuilder(spec, await -> action(Verb.SEND, message, await));
   }
 
-  public ActionBuilder send(Req message) {
+  public StreamSendActionBuilder send(Req message) {
     Objects.requireNonNull(message, "send: message");
     return send(new Constant<>(message));
   }
@@ -174,8 +186,8 @@ public abstract class RpcStreamBuilder<
   /**
    * The user waits until {@code count} messages have arrived that no earlier {@code awaitMessages}
    * of this stream waited for (those that came before it count too), as Gatling's WebSocket {@code
-   * await} waits for its replies. {@code send(ping)} then {@code awaitMessages(1)} makes a
-   * ping-pong. Every message is still checked and logged as it arrives. A KO when the stream ends
+   * await} waits for its replies. {@code send(ping).awaitMessages(1)} makes a ping-pong in one
+   * action per message. Every message is still checked and logged as it arrives. A KO when the stream ends
    * first; the stream's deadline bounds the wait.
    */
   public ActionBuilder awaitMessages(int count) {
@@ -184,13 +196,7 @@ public abstract class RpcStreamBuilder<
 
   /** As {@link #awaitMessages(int)}, and a KO (the stream stays open) when {@code timeout} passes first. */
   public ActionBuilder awaitMessages(int count, Duration timeout) {
-    if (count < 1) {
-      throw new IllegalArgumentException(spec.describe() + ": awaitMessages needs a count of 1 or more, got " + count);
-    }
-    if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
-      throw new IllegalArgumentException(spec.describe() + ": awaitMessages timeout must be a positive duration, got " + timeout);
-    }
-    return action(Verb.AWAIT_MESSAGES, null, new Await(count, timeout));
+    return action(Verb.AWAIT_MESSAGES, null, Await.of(spec, count, timeout));
   }
 
   /** Cancels the stream; the user goes on at once. */

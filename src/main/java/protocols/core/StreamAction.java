@@ -20,8 +20,8 @@ import protocols.core.check.RpcChecks;
 import scala.Option;
 
 /**
- * One verb on one stream ({@code start}, {@code send}, {@code halfClose}, {@code awaitMessages},
- * {@code awaitStreamEnd}, {@code cancel}). The stream itself, an {@link OpenStream}, lives in the user's session between
+ * One verb on one stream ({@code start}, {@code send}, {@code send(...).awaitMessages}, {@code halfClose},
+ * {@code awaitMessages}, {@code awaitStreamEnd}, {@code cancel}). The stream itself, an {@link OpenStream}, lives in the user's session between
  * actions and handles what the server sends as it arrives.
  */
 final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
@@ -63,7 +63,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       RpcComponents<P, C> components,
       ScenarioContext ctx,
       Action next) {
-    super("rpc-stream:" + verb.name().toLowerCase() + ":" + spec.nameTemplate(), ctx, next);
+    super("rpc-stream:" + verb.name().toLowerCase() + (await != null && verb == Verb.SEND ? "-await" : "") + ":" + spec.nameTemplate(), ctx, next);
     this.spec = spec;
     this.verb = verb;
     this.message = message;
@@ -167,7 +167,11 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       stream.halfClose();
     }
     Session going = after;
-    stream.whenReady(() -> next.$bang(going));
+    if (await != null) {
+      awaitMessages(going, name, stream);
+    } else {
+      stream.whenReady(() -> next.$bang(going));
+    }
   }
 
   private void halfClose(Session session, String name, String key, OpenStream<Req, Res> stream) {
@@ -192,6 +196,11 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       refuse(session, name, neverStarted(key, "awaitMessages"));
       return;
     }
+    awaitMessages(session, name, stream);
+  }
+
+  /** The user goes on once {@code await} is met; a KO timed from here when it is missed. */
+  private void awaitMessages(Session session, String name, OpenStream<Req, Res> stream) {
     long fromMillis = clock.nowMillis();
     long fromNanos = System.nanoTime();
     stream.whenMessages(

@@ -3,7 +3,6 @@ package protocols.grpc;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.MethodDescriptor;
 import com.google.protobuf.DynamicMessage;
-import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.Session;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
@@ -15,6 +14,7 @@ import protocols.core.RpcStream;
 import protocols.core.RpcStreamBuilder;
 import protocols.core.RpcStreamOpener;
 import protocols.core.StreamKind;
+import protocols.core.StreamSendActionBuilder;
 import protocols.core.check.JsonView;
 import protocols.grpc.GrpcMethodRequestBuilder.Payload;
 
@@ -53,12 +53,12 @@ public final class GrpcMethodStreamBuilder
   }
 
   /** Sends one message, proto3 JSON with Gatling EL ({@code "{\"lo\":{\"latitude\":#{lat}}}"}). */
-  public ActionBuilder send(String jsonTemplate) {
+  public StreamSendActionBuilder send(String jsonTemplate) {
     return send(GrpcMethodRequestBuilder.jsonPayload(jsonTemplate, spec.kind().dslName() + "(\"" + methodName + "\").send"));
   }
 
   /** Sends one message built by a function of the session and the method's input type. */
-  public ActionBuilder send(BiFunction<Session, Descriptor, DynamicMessage> message) {
+  public StreamSendActionBuilder send(BiFunction<Session, Descriptor, DynamicMessage> message) {
     Function<Session, Payload> payload =
         GrpcMethodRequestBuilder.messagePayload(message, spec.kind().dslName() + "(\"" + methodName + "\").send");
     return send(payload);

@@ -18,7 +18,10 @@ import protocols.core.MessageResponseTimePolicy;
 import protocols.testkit.GatlingRun;
 import streaming.pb.StreamsGrpc;
 
-/** awaitMessages: the virtual user waits for a stream's next messages (a ping-pong), against a real grpc-java server. */
+/**
+ * awaitMessages, alone or after a send in the same action ({@code send(ping).awaitMessages(1)}): the virtual user waits for a
+ * stream's next messages (a ping-pong), against a real grpc-java server.
+ */
 class GrpcAwaitMessagesTest {
 
   private static StreamingServer server;
@@ -76,6 +79,59 @@ class GrpcAwaitMessagesTest {
   }
 
   @Test
+  void sendThenAwaitInOneActionIsAPingPongCountingEveryEcho() {
+    var echo =
+        grpc("echo")
+            .bidiStream(StreamsGrpc.getEchoMethod())
+            .messageResponseTimePolicy(MessageResponseTimePolicy.FromLastMessageSent);
+
+    GatlingRun run =
+        runOnce(
+            server.target(),
+            exec(echo.start())
+                .repeat(5, "i")
+                .on(exec(echo.send(session -> item(session.getInt("i"))).awaitMessages(1)))
+                .exec(echo.halfClose(), echo.awaitStreamEnd()));
+
+    assertEquals(5, run.ok("echo"), run.toString());
+    assertEquals(0, run.ko("echo"), run.toString());
+    assertEquals(5, run.streams("echo").get("messagesSent").asInt(), run.toString());
+    assertEquals(5, run.streams("echo").get("messagesReceived").asInt(), run.toString());
+  }
+
+  @Test
+  void sendThenAwaitGoesOnOnlyOnceThatManyMessagesHaveArrived() {
+    var items = grpc("items").serverStream(StreamsGrpc.getItemsMethod());
+    List<Long> times = new CopyOnWriteArrayList<>();
+    ChainBuilder now = exec(session -> {
+      times.add(System.nanoTime() / 1_000_000);
+      return session;
+    });
+
+    GatlingRun run = runOnce(server.target(), exec(now, items.send(ask(2, 300)).awaitMessages(2), now, items.awaitStreamEnd()));
+
+    assertEquals(2, run.ok("items"), run.toString());
+    assertEquals(2, times.size(), run.toString());
+    long waited = times.get(1) - times.get(0);
+    assertTrue(waited >= 580, "two items 300 ms apart came before the user went on: waited " + waited + " ms");
+  }
+
+  @Test
+  void sendThenAwaitTimesOutAsAKoSayingHowManyArrived() {
+    var echo = grpc("echo once").bidiStream(StreamsGrpc.getEchoMethod());
+
+    GatlingRun run =
+        runOnce(
+            server.target(),
+            exec(echo.start(), echo.send(item(1)).awaitMessages(2, Duration.ofMillis(300)), echo.halfClose(), echo.awaitStreamEnd()));
+
+    assertTrue(
+        run.errors("echo once").contains("awaitMessages(2) on stream 'echo once' timed out after 300 ms: 1 of 2 arrived"),
+        run.errors("echo once"));
+    assertEquals(1, run.ok("echo once"), "the one echo still came and was checked: " + run);
+  }
+
+  @Test
   void aTimeoutIsAKoSayingHowManyArrivedAndTheStreamStaysOpen() {
     var items = grpc("slow").serverStream(StreamsGrpc.getItemsMethod());
 
@@ -116,5 +172,7 @@ class GrpcAwaitMessagesTest {
 
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> echo.awaitMessages(0));
     assertEquals("bidiStream \"echo\": awaitMessages needs a count of 1 or more, got 0", error.getMessage());
+    IllegalArgumentException afterSend = assertThrows(IllegalArgumentException.class, () -> echo.send(item(1)).awaitMessages(0));
+    assertEquals(error.getMessage(), afterSend.getMessage());
   }
 }
