@@ -41,6 +41,11 @@ final class DubboConsumer {
     return protocol.address();
   }
 
+  /** A provider address of its own, not a registry's. */
+  boolean isDirect() {
+    return protocol.registry == null;
+  }
+
   /**
    * Called while the simulation builds a request of {@code service}, before any user starts: starts the
    * consumer, ties its end to the simulation's, and opens the first client with its reference to the
@@ -171,6 +176,11 @@ final class DubboConsumer {
       parameters.put("migration.step", protocol.discovery.migrationStep());
     } else {
       DubboSetup.stayOnLoopbackFor(protocol.target.host());
+      // one connection per client, made with its reference: after a failure the pool replaces the
+      // client through the reconnect backoff, instead of Dubbo reconnecting it from its own timer (once
+      // a minute per client) or on the next send
+      parameters.put("reconnect", "false");
+      parameters.put("send.reconnect", "false");
       reference.setUrl(protocol.protocolName + "://" + protocol.target);
     }
     reference.setParameters(parameters);
