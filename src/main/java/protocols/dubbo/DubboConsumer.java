@@ -176,11 +176,11 @@ final class DubboConsumer {
       parameters.put("migration.step", protocol.discovery.migrationStep());
     } else {
       DubboSetup.stayOnLoopbackFor(protocol.target.host());
-      // one connection per client, made with its reference: after a failure the pool replaces the
-      // client through the reconnect backoff, instead of Dubbo reconnecting it from its own timer (once
-      // a minute per client) or on the next send
+      // no reconnect timer (once a minute per client): a client that cannot reach the provider is
+      // replaced by the pool through the reconnect backoff. Dubbo's reconnect on send stays, so that a
+      // refused connection says so: a client connects when its reference is made, and at most once more
+      // at its first call before it is replaced
       parameters.put("reconnect", "false");
-      parameters.put("send.reconnect", "false");
       reference.setUrl(protocol.protocolName + "://" + protocol.target);
     }
     reference.setParameters(parameters);

@@ -27,7 +27,8 @@ import protocols.testkit.ServerComesBack;
  */
 class DubboReconnectBackoffTest {
 
-  private static final int USERS = 50;
+  /** 20 for CI (each client is a Dubbo reference: tens of ms of CPU to make); {@code -DdubboBackoffUsers=1000} to measure. */
+  private static final int USERS = Integer.getInteger("dubboBackoffUsers", 20);
   private static final byte[] REQUEST = BenchmarkMessages.request().toByteArray();
 
   private static DubboServiceRequestBuilder<DubboBenchmarkService, byte[], byte[]> say() {
@@ -54,8 +55,9 @@ class DubboReconnectBackoffTest {
       GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of());
 
       // every user's first client connects (a Dubbo reference each: seconds for all of them on a
-      // loaded machine); the connections after those, at most 50 in any second
-      List<Long> later = doorman.accepted.stream().sorted().skip(USERS).toList();
+      // loaded machine), and again at its first call (Dubbo's reconnect on send); the connections
+      // after those, at most 50 in any second
+      List<Long> later = doorman.accepted.stream().sorted().skip(2 * USERS).toList();
       int busiest = 0;
       for (int i = 0, j = 0; j < later.size(); j++) {
         while (later.get(j) - later.get(i) >= 1_000_000_000L) {
@@ -63,9 +65,11 @@ class DubboReconnectBackoffTest {
         }
         busiest = Math.max(busiest, j - i + 1);
       }
+      System.out.println(
+          protocol + ", " + USERS + " users: " + doorman.accepted.size() + " connections, " + busiest + " in the busiest second after the first " + 2 * USERS);
       assertTrue(
           busiest <= 50,
-          busiest + " connections in the busiest second after the users' first " + USERS + ", " + doorman.accepted.size() + " in all; " + run);
+          busiest + " connections in the busiest second after the users' first " + 2 * USERS + ", " + doorman.accepted.size() + " in all; " + run);
       assertEquals(0, run.ok("say"), run.toString());
       assertTrue(run.errors("say").contains("reconnecting in "), run.errors("say"));
     }
