@@ -72,11 +72,11 @@ public final class DubboClient {
   }
 
   /**
-   * A call could not reach the provider (refused, dropped, or no connection to send on). Left alone,
-   * Dubbo would reconnect this client from its own timer, once a minute per client, which no shared
-   * wait holds back; so the client turns unusable: the pool closes it at its next use (its module's
-   * destruction closes its connection and timer) and lets a new one connect when the reconnect backoff
-   * allows. Direct targets only: through a registry, no provider may mean none registered yet.
+   * A call could not reach the provider (refused, dropped, or no connection to send on). Dubbo's own
+   * reconnect timer is off for direct targets (once a minute per client, with no wait shared between
+   * clients), so the client turns unusable: the pool closes it at its next use (destroying its module
+   * closes its connection) and lets a new one connect when the reconnect backoff allows. Direct
+   * targets only: through a registry, no provider may mean none registered yet.
    */
   void unreachable(Throwable cause) {
     if (unreachable == null && consumer.isDirect() && isOpen()) {
