@@ -14,6 +14,9 @@ public final class DubboClient {
   private final DubboConsumer consumer;
   private final ModuleModel module;
   private final Map<ServiceKey, Object> references = new ConcurrentHashMap<>();
+  private volatile boolean answered;
+  /** Why a call could not reach the provider: the pool replaces the client (see {@link #unreachable}). */
+  private volatile Throwable unreachable;
 
   DubboClient(DubboConsumer consumer, ModuleModel module) {
     this.consumer = consumer;
@@ -50,6 +53,41 @@ public final class DubboClient {
 
   boolean isOpen() {
     return !module.isDestroyed();
+  }
+
+  /** False once a call could not reach the provider, or the client is closed. */
+  boolean isUsable() {
+    return unreachable == null && isOpen();
+  }
+
+  /** The provider answered a call (with a result or its own exception): the target is alive. */
+  void answered() {
+    if (!answered) {
+      answered = true;
+    }
+  }
+
+  boolean hasAnswered() {
+    return answered;
+  }
+
+  /**
+   * A call could not reach the provider (refused, dropped, or no connection to send on). Dubbo's own
+   * reconnect timer is off for direct targets (once a minute per client, with no wait shared between
+   * clients), so the client turns unusable: the pool closes it at its next use (destroying its module
+   * closes its connection) and lets a new one connect when the reconnect backoff allows. Direct
+   * targets only: through a registry, no provider may mean none registered yet.
+   */
+  void unreachable(Throwable cause) {
+    if (unreachable == null && consumer.isDirect() && isOpen()) {
+      // as the report reads it: the KOs of the backoff group by message
+      unreachable = new IllegalStateException(DubboFailures.describe(cause, "the call").message(), cause);
+    }
+  }
+
+  /** Why the client never got an answer, or null when it did (or has not failed). */
+  Throwable failedBeforeAnswering() {
+    return answered ? null : unreachable;
   }
 
   void close() {

@@ -18,6 +18,17 @@ final class DubboClients implements ClientFactory<DubboProtocol, DubboClient> {
 
   @Override
   public boolean isUsable(DubboClient client) {
-    return client.isOpen();
+    // false once a call could not reach the provider: replaced (behind the reconnect backoff if it never answered)
+    return client.isUsable();
+  }
+
+  @Override
+  public Throwable failedBeforeAnswering(DubboClient client) {
+    return client.failedBeforeAnswering();
+  }
+
+  @Override
+  public boolean answered(DubboClient client) {
+    return client.hasAnswered();
   }
 }

@@ -41,6 +41,11 @@ final class DubboConsumer {
     return protocol.address();
   }
 
+  /** A provider address of its own, not a registry's. */
+  boolean isDirect() {
+    return protocol.registry == null;
+  }
+
   /**
    * Called while the simulation builds a request of {@code service}, before any user starts: starts the
    * consumer, ties its end to the simulation's, and opens the first client with its reference to the
@@ -171,6 +176,11 @@ final class DubboConsumer {
       parameters.put("migration.step", protocol.discovery.migrationStep());
     } else {
       DubboSetup.stayOnLoopbackFor(protocol.target.host());
+      // no reconnect timer (once a minute per client): a client that cannot reach the provider is
+      // replaced by the pool through the reconnect backoff. Dubbo's reconnect on send stays, so that a
+      // refused connection says so: a client connects when its reference is made, and at most once more
+      // at its first call before it is replaced
+      parameters.put("reconnect", "false");
       reference.setUrl(protocol.protocolName + "://" + protocol.target);
     }
     reference.setParameters(parameters);

@@ -7,6 +7,7 @@ import org.apache.dubbo.remoting.TimeoutException;
 import org.apache.dubbo.rpc.RpcException;
 import protocols.core.CallFailure;
 import protocols.core.FailureDescriber;
+import protocols.core.HostAndPort;
 
 /**
  * A Dubbo failure as the report shows it: a short status ({@code TIMEOUT}, {@code NO_PROVIDER},
@@ -54,6 +55,14 @@ final class DubboFailures {
             "cannot connect to the provider at " + connect.group(1) + " (" + connect.group(2).trim() + ") for " + call);
       }
     }
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof RemotingException remoting) {
+        String lost = connectionLost(remoting);
+        if (lost != null) {
+          return new CallFailure("UNAVAILABLE", lost + " " + call);
+        }
+      }
+    }
     String text = clean(failure.getMessage());
     if (text.contains("No provider available")) {
       return new CallFailure("NO_PROVIDER", noProvider(text));
@@ -70,6 +79,38 @@ final class DubboFailures {
     // the provider's own exception, as Dubbo rebuilt it, or one of this consumer
     CallFailure plain = FailureDescriber.DEFAULT.describe(failure);
     return new CallFailure(plain.status(), DubboSetup.shorten(plain.message()));
+  }
+
+  /** A connection that is gone, as Dubbo's client says it in three ways; null for any other failure. */
+  private static String connectionLost(RemotingException e) {
+    String message = String.valueOf(e.getMessage());
+    java.net.InetSocketAddress remote = e.getRemoteAddress();
+    String provider =
+        "the provider" + (remote == null ? "" : " at " + new HostAndPort(remote.getHostString(), remote.getPort()));
+    if (message.startsWith("message can not send, because channel is closed")) {
+      return "the connection to " + provider + " is closed (Dubbo: message can not send, because channel is closed) for";
+    }
+    if (message.contains(" is inactive. Directly return the unFinished request")) {
+      return provider + " closed the connection before replying to";
+    }
+    if (e.getCause() instanceof java.nio.channels.ClosedChannelException) {
+      return "the connection to " + provider + " closed while sending";
+    }
+    return null;
+  }
+
+  /** No way to the provider: refused, dropped, or no connection to send on (Dubbo's invoker is down). */
+  static boolean isUnreachable(Throwable failure) {
+    String status = describe(failure, "").status();
+    return status.equals("UNAVAILABLE") || status.equals("NO_PROVIDER") || status.equals("NETWORK") || status.equals("REMOTING");
+  }
+
+  /** The provider's own exception, as Dubbo rebuilt it from its reply. */
+  static boolean isProviders(Throwable failure) {
+    Throwable t = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    return t instanceof RpcException rpc
+        ? rpc.isBiz()
+        : !(t instanceof RemotingException || t instanceof java.util.concurrent.CancellationException || t instanceof protocols.core.CallTimeoutException);
   }
 
   /** The dubbo protocol's TimeoutException, or Triple's DEADLINE_EXCEEDED (an RpcException). */

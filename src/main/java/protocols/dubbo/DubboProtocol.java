@@ -3,6 +3,7 @@ package protocols.dubbo;
 import java.time.Duration;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
+import protocols.core.ReconnectBackoff;
 import protocols.core.RpcProtocol;
 import protocols.core.RpcProtocolKey;
 
@@ -22,6 +23,7 @@ public final class DubboProtocol implements RpcProtocol {
   final Integer qosPort; // null: QoS off
   final Duration registryTimeout;
   final DubboDiscovery discovery;
+  final ReconnectBackoff.Settings reconnects;
 
   /** This simulation's Dubbo consumer: created on first use, destroyed when the simulation ends. */
   final DubboConsumer consumer;
@@ -36,7 +38,8 @@ public final class DubboProtocol implements RpcProtocol {
       String application,
       Integer qosPort,
       Duration registryTimeout,
-      DubboDiscovery discovery) {
+      DubboDiscovery discovery,
+      ReconnectBackoff.Settings reconnects) {
     this.target = target;
     this.registry = registry;
     this.protocolName = protocolName;
@@ -47,6 +50,7 @@ public final class DubboProtocol implements RpcProtocol {
     this.qosPort = qosPort;
     this.registryTimeout = registryTimeout;
     this.discovery = discovery;
+    this.reconnects = reconnects;
     this.consumer = new DubboConsumer(this);
   }
 
@@ -58,6 +62,11 @@ public final class DubboProtocol implements RpcProtocol {
   @Override
   public Duration defaultTimeout() {
     return timeout;
+  }
+
+  @Override
+  public ReconnectBackoff.Settings reconnectBackoff() {
+    return reconnects;
   }
 
   @Override

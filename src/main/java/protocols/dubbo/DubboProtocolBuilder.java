@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
+import protocols.core.ReconnectBackoff;
 
 /**
  * {@code dubbo.target("localhost:20880").timeout(Duration.ofSeconds(3))} or {@code
@@ -35,9 +36,11 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
   private final Integer qosPort;
   private final Duration registryTimeout;
   private final DubboDiscovery discovery; // null: not set (interface-level)
+  private final ReconnectBackoff.Settings reconnects;
 
   DubboProtocolBuilder() {
-    this(null, null, "dubbo", null, DEFAULT_TIMEOUT, ConnectionModel.shared(1), DEFAULT_APPLICATION, null, DEFAULT_REGISTRY_TIMEOUT, null);
+    this(null, null, "dubbo", null, DEFAULT_TIMEOUT, ConnectionModel.shared(1), DEFAULT_APPLICATION, null, DEFAULT_REGISTRY_TIMEOUT, null,
+        ReconnectBackoff.DEFAULT);
   }
 
   private DubboProtocolBuilder(
@@ -50,7 +53,8 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
       String application,
       Integer qosPort,
       Duration registryTimeout,
-      DubboDiscovery discovery) {
+      DubboDiscovery discovery,
+      ReconnectBackoff.Settings reconnects) {
     this.target = target;
     this.registry = registry;
     this.protocolName = protocolName;
@@ -61,6 +65,7 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
     this.qosPort = qosPort;
     this.registryTimeout = registryTimeout;
     this.discovery = discovery;
+    this.reconnects = reconnects;
   }
 
   /**
@@ -82,17 +87,17 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException(
           "dubbo.target=" + address + ": expected host:port or dubbo://host:port (tri://host:port for Triple), for example localhost:20880");
     }
-    return new DubboProtocolBuilder(parsed, null, protocol, serialization, timeout, connections, application, qosPort, registryTimeout, discovery);
+    return new DubboProtocolBuilder(parsed, null, protocol, serialization, timeout, connections, application, qosPort, registryTimeout, discovery, reconnects);
   }
 
   public DubboProtocolBuilder target(HostAndPort target) {
-    return new DubboProtocolBuilder(target, null, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout, discovery);
+    return new DubboProtocolBuilder(target, null, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout, discovery, reconnects);
   }
 
   /** Providers found in a registry: {@code zookeeper://host:port}. Replaces a direct target. */
   public DubboProtocolBuilder registry(String address) {
     String checked = DubboSetup.registryAddress(address, "dubbo.registry");
-    return new DubboProtocolBuilder(null, checked, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout, discovery);
+    return new DubboProtocolBuilder(null, checked, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout, discovery, reconnects);
   }
 
   /**
@@ -111,17 +116,17 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
     if (discovery == null) {
       throw new IllegalArgumentException("dubbo.serviceDiscovery: expected interface, application or application-first, got null");
     }
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout, discovery);
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout, discovery, reconnects);
   }
 
   /** How long to wait for the registry when the consumer starts (5 s by default). */
   public DubboProtocolBuilder registryTimeout(Duration registryTimeout) {
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, qosPort, positive(registryTimeout, "registryTimeout"), discovery);
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, qosPort, positive(registryTimeout, "registryTimeout"), discovery, reconnects);
   }
 
   /** {@code dubbo} (the default) or {@code tri} (Triple, HTTP/2). With a registry: only its providers. */
   public DubboProtocolBuilder protocol(String name) {
-    return new DubboProtocolBuilder(target, registry, DubboSetup.protocolName(name, "dubbo.protocol"), serialization, timeout, connections, application, qosPort, registryTimeout, discovery);
+    return new DubboProtocolBuilder(target, registry, DubboSetup.protocolName(name, "dubbo.protocol"), serialization, timeout, connections, application, qosPort, registryTimeout, discovery, reconnects);
   }
 
   /** The serialization of calls: {@code hessian2} (Dubbo's default), {@code fastjson2}, ... */
@@ -132,12 +137,12 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException(
           "dubbo.serialization=" + name + ": expected one of " + known + " (hessian2 is Dubbo's default)");
     }
-    return new DubboProtocolBuilder(target, registry, protocolName, value, timeout, connections, application, qosPort, registryTimeout, discovery);
+    return new DubboProtocolBuilder(target, registry, protocolName, value, timeout, connections, application, qosPort, registryTimeout, discovery, reconnects);
   }
 
   /** The timeout of calls that set none (10 s by default). */
   public DubboProtocolBuilder timeout(Duration timeout) {
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, positive(timeout, "timeout"), connections, application, qosPort, registryTimeout, discovery);
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, positive(timeout, "timeout"), connections, application, qosPort, registryTimeout, discovery, reconnects);
   }
 
   /** {@code count} clients shared round-robin by all users, each with its own connection (1 by default). */
@@ -157,7 +162,7 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
     if (model == null) {
       throw new IllegalArgumentException("dubbo.connections: expected a connection model, got null");
     }
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, model, application, qosPort, registryTimeout, discovery);
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, model, application, qosPort, registryTimeout, discovery, reconnects);
   }
 
   /** The consumer's Dubbo application name ({@value #DEFAULT_APPLICATION} by default). */
@@ -165,7 +170,7 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException("dubbo.application: expected a non-empty name, got " + name);
     }
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, name.trim(), qosPort, registryTimeout, discovery);
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, name.trim(), qosPort, registryTimeout, discovery, reconnects);
   }
 
   /** Turns Dubbo's QoS (telnet/HTTP admin) on at {@code port}; off by default so runs never collide on 22222. */
@@ -173,7 +178,18 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
     if (port < 1 || port > 65535) {
       throw new IllegalArgumentException("dubbo.qos: expected a port 1-65535, got " + port);
     }
-    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, port, registryTimeout, discovery);
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, port, registryTimeout, discovery, reconnects);
+  }
+
+  /**
+   * How long to wait before a new client may connect to a provider that refused or dropped a client's
+   * connection before answering: {@code firstDelay}, doubled at every further failure up to {@code
+   * maxDelay}, with jitter; meanwhile calls are RECONNECTING KOs at once (default 100 ms up to 5 s;
+   * direct targets only, see docs/dubbo.md).
+   */
+  public DubboProtocolBuilder reconnectBackoff(Duration firstDelay, Duration maxDelay) {
+    return new DubboProtocolBuilder(target, registry, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout, discovery,
+        ReconnectBackoff.Settings.of("dubbo.reconnectBackoff", firstDelay, maxDelay));
   }
 
   @Override
@@ -188,7 +204,7 @@ public final class DubboProtocolBuilder implements ProtocolBuilder {
     }
     return new DubboProtocol(
         target, registry, protocolName, serialization, timeout, connections, application, qosPort, registryTimeout,
-        discovery == null ? DubboDiscovery.INTERFACE : discovery);
+        discovery == null ? DubboDiscovery.INTERFACE : discovery, reconnects);
   }
 
   private static Duration positive(Duration value, String what) {

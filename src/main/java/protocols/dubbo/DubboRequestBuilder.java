@@ -50,6 +50,11 @@ abstract class DubboRequestBuilder<B extends DubboRequestBuilder<B, Req, Res>, R
       CompletionStage<Res> stage;
       try {
         stage = invoke(client, request, context);
+      } catch (RuntimeException e) {
+        if (DubboFailures.isUnreachable(e)) { // a failure thrown here is never the provider's answer
+          client.unreachable(e);
+        }
+        throw e;
       } finally {
         RpcContext.getClientAttachment().removeAttachment(TIMEOUT_ATTACHMENT);
       }
@@ -57,8 +62,21 @@ abstract class DubboRequestBuilder<B extends DubboRequestBuilder<B, Req, Res>, R
         throw new IllegalStateException(
             callName() + " returned no future: use .syncMethod(...) for a method that returns its result directly");
       }
-      return stage instanceof CompletableFuture<Res> future ? future : stage.toCompletableFuture();
+      CompletableFuture<Res> future = stage instanceof CompletableFuture<Res> f ? f : stage.toCompletableFuture();
+      // noted before the bridge sees the outcome, so that the user's next call already finds the client replaced
+      return future.whenComplete((reply, failure) -> noteOutcome(client, failure));
     };
+  }
+
+  /** For the reconnect backoff: a reply or the provider's own exception is an answer, no way through is not. */
+  private static void noteOutcome(DubboClient client, Throwable failure) {
+    if (failure == null) {
+      client.answered();
+    } else if (DubboFailures.isUnreachable(failure)) {
+      client.unreachable(failure);
+    } else if (DubboFailures.isProviders(failure)) {
+      client.answered();
+    }
   }
 
   /** Starts the simulation's Dubbo consumer while Gatling builds the scenario (see {@link DubboConsumer#prepare}). */
