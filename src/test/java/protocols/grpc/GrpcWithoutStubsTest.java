@@ -70,7 +70,7 @@ class GrpcWithoutStubsTest {
   @Test
   void aJsonPayloadWithoutElIsParsedOnceForEveryCall() throws Exception {
     // no EL: the payload ignores the session, and every call sends the one message parsed at the first
-    var payload = GrpcMethodRequestBuilder.jsonPayload("{\"field1\":\"x\",\"field2\":2}", "test");
+    var payload = GrpcMethodRequestBuilder.jsonPayload("{\"field1\":\"x\",\"field2\":2,\"field3\":3}", "test");
     var type = benchmark.pb.BenchmarkMessage.getDescriptor();
     var first = payload.apply(null).build(type);
     assertSame(first, payload.apply(null).build(type));
