@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -96,7 +97,79 @@ final class Profiles {
   static String hotFrames(String label, List<Path> jfrs, int top) {
     Map<String, Integer> self = new TreeMap<>();
     Map<String, Integer> inclusive = new TreeMap<>();
-    int samples = 0;
+    int[] samples = {0};
+    List<String> unread = forEachSample(jfrs, event -> {
+      samples[0]++;
+      List<RecordedFrame> frames = event.getStackTrace().getFrames();
+      if (!frames.isEmpty()) {
+        self.merge(frame(frames.get(0)), 1, Integer::sum);
+      }
+      frames.stream().map(Profiles::frame).filter(f -> OWN.stream().anyMatch(f::startsWith)).distinct()
+          .forEach(f -> inclusive.merge(f, 1, Integer::sum));
+    });
+    StringBuilder md = heading(label, samples[0] + " samples of " + jfrs.size() + " recordings", unread);
+    md.append("\n\nSelf (innermost frame):\n\n").append(ranked(self, samples[0], top));
+    md.append("\nOurs and Gatling's, inclusive:\n\n").append(ranked(inclusive, samples[0], top));
+    return md.toString();
+  }
+
+  /** A step of a call, found in a sample's stack by any of its markers (a substring of "Type.method"). */
+  record Step(String name, List<String> markers) {
+    Step(String name, String... markers) {
+      this(name, List.of(markers));
+    }
+
+    boolean in(List<String> frames) {
+      return frames.stream().anyMatch(frame -> markers.stream().anyMatch(frame::contains));
+    }
+  }
+
+  /** The steps of a gRPC call that the stub-free path does differently from stubs (bench/stubfree.sh). */
+  static final List<Step> GRPC_CALL_STEPS =
+      List.of(
+          new Step("Gatling's checks, all", "io.gatling.core.check.Check$.check"),
+          new Step("reply JSON text (JsonFormat printer)", "JsonFormat$PrinterImpl.print"),
+          new Step("reply JSON text parsed (Jackson readTree)", "ObjectMapper.readTree"),
+          new Step("reply JSON tree (ProtoJsonTree, from the message or the bytes)", "ProtoJsonTree.of"),
+          new Step("jsonPath evaluation (Gatling)", "io.gatling.core.check.jsonpath.JsonPaths", "io.gatling.jsonpath."),
+          new Step("reply decoding by generated code or DynamicMessage (grpc-java's marshaller)", "ProtoLiteUtils$MessageMarshaller.parse"),
+          new Step("reply kept as bytes (ReceivedMessage's marshaller)", "protocols.grpc.ReceivedMessage$1.parse"),
+          new Step("reply decoded for response(...) (ReceivedMessage.decoded)", "protocols.grpc.ReceivedMessage.decoded"),
+          new Step("reply decoding by reflection (DynamicMessage: MessageReflection)", "MessageReflection.mergeMessageFrom"),
+          new Step("request encoding (marshaller drainTo)", "ProtoInputStream.drainTo"),
+          new Step("microsecond record (LatencyRecord, HdrHistogram)", "LatencyRecord", "org.HdrHistogram"));
+
+  /**
+   * The share of the CPU samples on Gatling's threads ({@code gatling-*}) of all of {@code jfrs}
+   * whose stack shows each step, as a markdown list: a sample counts once per step it shows, and steps
+   * nest, so the shares do not add up.
+   */
+  static String steps(String label, List<Path> jfrs, List<Step> steps) {
+    int[] counts = new int[steps.size()];
+    int[] samples = {0};
+    List<String> unread = forEachSample(jfrs, event -> {
+      if (!sampledThread(event).startsWith("gatling-")) {
+        return;
+      }
+      samples[0]++;
+      List<String> frames = event.getStackTrace().getFrames().stream().map(Profiles::frame).toList();
+      for (int i = 0; i < steps.size(); i++) {
+        if (steps.get(i).in(frames)) {
+          counts[i]++;
+        }
+      }
+    });
+    StringBuilder md = heading(label, samples[0] + " samples on Gatling's threads in " + jfrs.size() + " recordings", unread);
+    md.append("\n\n");
+    int total = samples[0];
+    for (int i = 0; i < steps.size(); i++) {
+      md.append(String.format(Locale.ROOT, "- %5.1f %% %s%n", 100.0 * counts[i] / Math.max(1, total), steps.get(i).name()));
+    }
+    return md.toString();
+  }
+
+  /** Feeds each counted sample of {@code jfrs} to {@code sample}; returns the recordings it could not read, and why. */
+  private static List<String> forEachSample(List<Path> jfrs, Consumer<RecordedEvent> sample) {
     List<String> unread = new ArrayList<>();
     for (Path jfr : jfrs) {
       if (!Files.exists(jfr)) {
@@ -105,29 +178,23 @@ final class Profiles {
       }
       try {
         for (RecordedEvent event : RecordingFile.readAllEvents(jfr)) {
-          if (!counted(event)) {
-            continue;
+          if (counted(event)) {
+            sample.accept(event);
           }
-          samples++;
-          List<RecordedFrame> frames = event.getStackTrace().getFrames();
-          if (!frames.isEmpty()) {
-            self.merge(frame(frames.get(0)), 1, Integer::sum);
-          }
-          frames.stream().map(Profiles::frame).filter(f -> OWN.stream().anyMatch(f::startsWith)).distinct()
-              .forEach(f -> inclusive.merge(f, 1, Integer::sum));
         }
       } catch (IOException e) {
         unread.add(jfr + " (" + e.getMessage() + ")");
       }
     }
-    StringBuilder md = new StringBuilder();
-    md.append("### ").append(label).append(": ").append(samples).append(" samples of ").append(jfrs.size()).append(" recordings");
+    return unread;
+  }
+
+  private static StringBuilder heading(String label, String what, List<String> unread) {
+    StringBuilder md = new StringBuilder("### ").append(label).append(": ").append(what);
     if (!unread.isEmpty()) {
       md.append("; not read: ").append(String.join(", ", unread));
     }
-    md.append("\n\nSelf (innermost frame):\n\n").append(ranked(self, samples, top));
-    md.append("\nOurs and Gatling's, inclusive:\n\n").append(ranked(inclusive, samples, top));
-    return md.toString();
+    return md;
   }
 
   private static boolean counted(RecordedEvent event) {

@@ -70,8 +70,19 @@ public final class StubFree {
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("stubfree.json").toFile(), done);
+    StringBuilder steps = new StringBuilder();
+    if (Profiles.enabled()) {
+      // each side's rounds together: more samples rank the small steps better
+      for (String side : List.of("stubs", "stub-free")) {
+        List<Path> jfrs = new ArrayList<>();
+        for (int i = 1; i <= rounds; i++) {
+          jfrs.add(out.resolve("grpc/round-" + i + "/" + side + "/gatling.jfr"));
+        }
+        steps.append('\n').append(Profiles.steps(side + ", the steps of a call", jfrs, Profiles.GRPC_CALL_STEPS));
+      }
+    }
     Files.writeString(out.resolve("stubfree.md"), markdown(done, load, ghz)
-        + (profiles.isEmpty() ? "" : "\nCPU samples of the Gatling runs:\n\n" + String.join("\n", profiles) + "\n"));
+        + (profiles.isEmpty() ? "" : "\nCPU samples of the Gatling runs:\n\n" + String.join("\n", profiles) + "\n") + steps);
     System.out.println(Files.readString(out.resolve("stubfree.md")));
     return out;
   }

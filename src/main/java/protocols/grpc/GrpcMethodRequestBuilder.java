@@ -31,11 +31,12 @@ import protocols.core.check.JsonView;
  * A unary call of a method named by its full name, without generated code: the protocol's schema
  * ({@code reflection()}, {@code descriptorSet(...)}, {@code protoFiles(...)}) gives its types, the
  * request is JSON text with Gatling EL or a {@link DynamicMessage}, and the response a {@link
- * DynamicMessage} that {@code response(...)} and Gatling's {@code jsonPath(...)} check. Immutable.
+ * DynamicMessage} that {@code response(...)} and Gatling's {@code jsonPath(...)} check (the reply is
+ * decoded only as far as a check reads it: {@link ReceivedMessage}). Immutable.
  */
 public final class GrpcMethodRequestBuilder
     extends RpcRequestBuilder<
-        GrpcMethodRequestBuilder, GrpcProtocol, ManagedChannel, GrpcMethodRequestBuilder.Payload, DynamicMessage> {
+        GrpcMethodRequestBuilder, GrpcProtocol, ManagedChannel, GrpcMethodRequestBuilder.Payload, Object> {
 
   /** A request not yet typed: it becomes a message once the method's input type is known. */
   @FunctionalInterface
@@ -138,11 +139,12 @@ public final class GrpcMethodRequestBuilder
     return JSON_VIEW;
   }
 
-  /** A response as its canonical proto3 JSON tree, for Gatling's {@code jsonPath(...)}. */
-  static final JsonView JSON_VIEW = response -> ProtoJsonTree.of((MessageOrBuilder) response);
+  /** A response as its canonical proto3 JSON tree, for Gatling's {@code jsonPath(...)}; a unary reply's from its bytes. */
+  static final JsonView JSON_VIEW =
+      response -> response instanceof ReceivedMessage received ? received.json() : ProtoJsonTree.of((MessageOrBuilder) response);
 
   @Override
-  protected RpcCall<ManagedChannel, Payload, DynamicMessage> call(GrpcProtocol protocol) {
+  protected RpcCall<ManagedChannel, Payload, Object> call(GrpcProtocol protocol) {
     MethodDescriptor method;
     try {
       method = find(protocol, methodName, null, "method");
@@ -154,10 +156,12 @@ public final class GrpcMethodRequestBuilder
       };
     }
     Descriptor inputType = method.getInputType();
-    RpcCall<ManagedChannel, DynamicMessage, DynamicMessage> unary =
+    RpcCall<ManagedChannel, DynamicMessage, ReceivedMessage> unary =
         GrpcUnaryRequestBuilder.unaryCall(
-            GrpcServices.grpcMethod(method), headers.resolver(protocol), protocol, compression);
-    return (channel, request, context) -> unary.send(channel, typed(request, inputType, methodName), context);
+            GrpcServices.unaryMethod(method), headers.resolver(protocol), protocol, compression);
+    @SuppressWarnings("unchecked") // a future of a reply is a future of the Object the checks take
+    RpcCall<ManagedChannel, DynamicMessage, Object> replies = (RpcCall<ManagedChannel, DynamicMessage, Object>) (RpcCall<?, ?, ?>) unary;
+    return (channel, request, context) -> replies.send(channel, typed(request, inputType, methodName), context);
   }
 
   /**

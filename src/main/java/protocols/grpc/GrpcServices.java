@@ -62,6 +62,17 @@ final class GrpcServices {
         .build();
   }
 
+  /** As {@link #grpcMethod}, for a unary call whose reply is kept as received ({@link ReceivedMessage}). */
+  static io.grpc.MethodDescriptor<DynamicMessage, ReceivedMessage> unaryMethod(MethodDescriptor method) {
+    return io.grpc.MethodDescriptor.<DynamicMessage, ReceivedMessage>newBuilder()
+        .setType(MethodType.UNARY)
+        .setFullMethodName(
+            io.grpc.MethodDescriptor.generateFullMethodName(method.getService().getFullName(), method.getName()))
+        .setRequestMarshaller(ProtoUtils.marshaller(DynamicMessage.getDefaultInstance(method.getInputType())))
+        .setResponseMarshaller(ReceivedMessage.marshaller(method.getOutputType()))
+        .build();
+  }
+
   private static MethodType type(MethodDescriptor method) {
     if (method.isClientStreaming()) {
       return method.isServerStreaming() ? MethodType.BIDI_STREAMING : MethodType.CLIENT_STREAMING;

@@ -12,12 +12,17 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.MessageOrBuilder;
+import com.google.protobuf.WireFormat;
 import com.google.protobuf.util.JsonFormat;
+import java.io.IOException;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
@@ -66,6 +71,237 @@ final class ProtoJsonTree {
     }
     return object;
   }
+
+  /**
+   * The same tree read straight from a message's wire bytes, field by field, without building the
+   * message: values as {@link DynamicMessage} decodes them (the last of a singular field, packed or
+   * not, a closed enum's unknown number left out, one oneof member), then mapped as {@link #of}
+   * maps them. Types this does not read itself go through a decoded message.
+   */
+  static JsonNode of(Descriptor type, ByteString bytes) throws InvalidProtocolBufferException {
+    Layout layout = layout(type);
+    if (!layout.direct) {
+      return of(DynamicMessage.parseFrom(type, bytes));
+    }
+    CodedInputStream in = bytes.newCodedInput();
+    in.enableAliasing(true); // nested messages and bytes as slices of the reply, not copies
+    try {
+      return object(layout, in);
+    } catch (InvalidProtocolBufferException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new InvalidProtocolBufferException(e);
+    }
+  }
+
+  private static ObjectNode object(Layout layout, CodedInputStream in) throws IOException {
+    FieldDescriptor[] fields = layout.fields;
+    Object[] values = new Object[fields.length]; // a JsonNode, an ArrayNode, an ObjectNode (map) or a message's ByteString
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      int i = layout.index(WireFormat.getTagFieldNumber(tag));
+      if (i < 0) {
+        if (!in.skipField(tag)) {
+          throw new InvalidProtocolBufferException("an end-group tag outside a group");
+        }
+        continue;
+      }
+      FieldDescriptor field = fields[i];
+      int wireType = WireFormat.getTagWireType(tag);
+      if (field.isMapField()) {
+        if (wireType != WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+          in.skipField(tag);
+          continue;
+        }
+        ObjectNode map = values[i] == null ? NODES.objectNode() : (ObjectNode) values[i];
+        entry(field, in.readBytes(), map);
+        values[i] = map;
+      } else if (field.isRepeated()) {
+        ArrayNode array = values[i] == null ? NODES.arrayNode() : (ArrayNode) values[i];
+        if (wireType == field.getLiteType().getWireType()) {
+          addValue(field, in, array);
+        } else if (field.isPackable() && wireType == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+          int limit = in.pushLimit(in.readRawVarint32());
+          while (in.getBytesUntilLimit() > 0) {
+            addValue(field, in, array);
+          }
+          in.popLimit(limit);
+        } else {
+          in.skipField(tag); // as the decoder does: a wire type the field cannot have is an unknown field
+          continue;
+        }
+        values[i] = array;
+      } else if (wireType != field.getLiteType().getWireType()) {
+        in.skipField(tag);
+      } else if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+        ByteString part = in.readBytes();
+        // a message field seen twice is the merge of both: the same as decoding their bytes joined
+        values[i] = values[i] instanceof ByteString earlier ? earlier.concat(part) : part;
+        clearOneof(layout, i, values);
+      } else {
+        Object value = read(field, in);
+        if (value != null) {
+          values[i] = single(field, value);
+          clearOneof(layout, i, values);
+        }
+      }
+    }
+    ObjectNode object = NODES.objectNode();
+    for (int i = 0; i < fields.length; i++) {
+      FieldDescriptor field = fields[i];
+      Object value = values[i];
+      if (value instanceof ByteString message) {
+        object.set(field.getJsonName(), of(field.getMessageType(), message));
+      } else if (value != null) {
+        object.set(field.getJsonName(), (JsonNode) value);
+      } else if (field.isRequired()) {
+        throw new InvalidProtocolBufferException("the required field " + field.getFullName() + " is missing");
+      } else if (field.isMapField()) {
+        object.set(field.getJsonName(), NODES.objectNode());
+      } else if (field.isRepeated()) {
+        object.set(field.getJsonName(), NODES.arrayNode());
+      } else if (!field.hasPresence()) {
+        object.set(field.getJsonName(), layout.defaults[i]);
+      }
+    }
+    return object;
+  }
+
+  private static void clearOneof(Layout layout, int i, Object[] values) {
+    for (int other : layout.oneofSiblings[i]) {
+      values[other] = null;
+    }
+  }
+
+  private static void addValue(FieldDescriptor field, CodedInputStream in, ArrayNode array) throws IOException {
+    if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+      array.add(of(field.getMessageType(), in.readBytes()));
+    } else {
+      Object value = read(field, in);
+      if (value != null) {
+        array.add(single(field, value));
+      }
+    }
+  }
+
+  /** One map entry, its key and value at their defaults when absent; a later entry of a key replaces it in place. */
+  private static void entry(FieldDescriptor mapField, ByteString bytes, ObjectNode map) throws IOException {
+    Descriptor entryType = mapField.getMessageType();
+    FieldDescriptor keyField = entryType.findFieldByNumber(1);
+    FieldDescriptor valueField = entryType.findFieldByNumber(2);
+    Object key = keyField.getDefaultValue();
+    Object value = null;
+    ByteString message = null;
+    CodedInputStream in = bytes.newCodedInput();
+    in.enableAliasing(true);
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      int number = WireFormat.getTagFieldNumber(tag);
+      FieldDescriptor field = number == 1 ? keyField : number == 2 ? valueField : null;
+      if (field == null || WireFormat.getTagWireType(tag) != field.getLiteType().getWireType()) {
+        in.skipField(tag);
+      } else if (field == valueField && field.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+        ByteString part = in.readBytes();
+        message = message == null ? part : message.concat(part);
+      } else {
+        Object read = read(field, in);
+        if (read != null && field == keyField) {
+          key = read;
+        } else if (read != null) {
+          value = read;
+        }
+      }
+    }
+    JsonNode node =
+        valueField.getJavaType() == FieldDescriptor.JavaType.MESSAGE
+            ? of(valueField.getMessageType(), message == null ? ByteString.EMPTY : message)
+            : single(valueField, value == null ? valueField.getDefaultValue() : value);
+    map.set(key(keyField, key), node);
+  }
+
+  /** A scalar as DynamicMessage holds it (null: a closed enum's unknown number, which it keeps as an unknown field). */
+  private static Object read(FieldDescriptor field, CodedInputStream in) throws IOException {
+    return switch (field.getType()) {
+      case INT32 -> in.readInt32();
+      case SINT32 -> in.readSInt32();
+      case SFIXED32 -> in.readSFixed32();
+      case UINT32 -> in.readUInt32();
+      case FIXED32 -> in.readFixed32();
+      case INT64 -> in.readInt64();
+      case SINT64 -> in.readSInt64();
+      case SFIXED64 -> in.readSFixed64();
+      case UINT64 -> in.readUInt64();
+      case FIXED64 -> in.readFixed64();
+      case FLOAT -> in.readFloat();
+      case DOUBLE -> in.readDouble();
+      case BOOL -> in.readBool();
+      case STRING -> field.needsUtf8Check() ? in.readStringRequireUtf8() : in.readString();
+      case BYTES -> in.readBytes();
+      case ENUM -> {
+        int number = in.readEnum();
+        yield field.legacyEnumFieldTreatedAsClosed()
+            ? field.getEnumType().findValueByNumber(number)
+            : field.getEnumType().findValueByNumberCreatingIfUnknown(number);
+      }
+      case MESSAGE, GROUP -> throw new IllegalStateException(field.getFullName() + " is not a scalar");
+    };
+  }
+
+  /** A type's fields by number as the wire reader looks them up, once per type. */
+  private static final class Layout {
+    final boolean direct;
+    final FieldDescriptor[] fields;
+    final int[][] oneofSiblings;
+    final JsonNode[] defaults;
+    private final int[] byNumber; // field number -> index + 1, for numbers up to its length
+    private final Map<Integer, Integer> sparse;
+
+    Layout(Descriptor type) {
+      fields = byNumber(type).toArray(FieldDescriptor[]::new);
+      direct =
+          !PRINTED.contains(type.getFullName()) && !type.isExtendable()
+              && Arrays.stream(fields).noneMatch(f -> f.getType() == FieldDescriptor.Type.GROUP);
+      int max = fields.length == 0 ? 0 : fields[fields.length - 1].getNumber();
+      byNumber = new int[Math.min(max, 1024) + 1];
+      sparse = new java.util.HashMap<>();
+      oneofSiblings = new int[fields.length][];
+      defaults = new JsonNode[fields.length];
+      for (int i = 0; i < fields.length; i++) {
+        FieldDescriptor field = fields[i];
+        if (field.getNumber() < byNumber.length) {
+          byNumber[field.getNumber()] = i + 1;
+        } else {
+          sparse.put(field.getNumber(), i);
+        }
+        oneofSiblings[i] = new int[0];
+        if (field.getRealContainingOneof() != null) {
+          oneofSiblings[i] =
+              field.getRealContainingOneof().getFields().stream()
+                  .filter(other -> other != field)
+                  .mapToInt(other -> Arrays.asList(fields).indexOf(other))
+                  .toArray();
+        }
+        if (direct && !field.isRepeated() && !field.hasPresence()) {
+          try {
+            defaults[i] = single(field, field.getDefaultValue());
+          } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      }
+    }
+
+    int index(int number) {
+      if (number < byNumber.length) {
+        return byNumber[number] - 1;
+      }
+      return sparse.getOrDefault(number, -1);
+    }
+  }
+
+  private static Layout layout(Descriptor type) {
+    return LAYOUTS.computeIfAbsent(type, Layout::new);
+  }
+
+  private static final Map<Descriptor, Layout> LAYOUTS = new ConcurrentHashMap<>();
 
   /** The fields in the printer's order (by number), once per type. */
   private static List<FieldDescriptor> byNumber(Descriptor type) {

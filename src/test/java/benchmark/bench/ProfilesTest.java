@@ -36,6 +36,16 @@ class ProfilesTest {
   }
 
   @Test
+  void stepSharesCountSamplesOnGatlingsThreadsWhoseStackShowsAMarker() throws Exception {
+    Path jfr = recordABusyThread("gatling-1-1");
+
+    String md = Profiles.steps("busy", List.of(jfr),
+        List.of(new Profiles.Step("spinning", "ProfilesTest.spin"), new Profiles.Step("elsewhere", "NoSuchClass.run")));
+
+    assertTrue(md.contains("100.0 % spinning") && md.contains("  0.0 % elsewhere"), md);
+  }
+
+  @Test
   void aMissingRecordingIsSaidSo() {
     String line = Profiles.summary("bare grpc", dir.resolve("none.jfr"));
 
@@ -44,11 +54,15 @@ class ProfilesTest {
 
   /** A flight recording of CPU samples taken while a thread named busy-1 spins for a second. */
   private Path recordABusyThread() throws Exception {
-    Path jfr = dir.resolve("busy.jfr");
+    return recordABusyThread("busy-1");
+  }
+
+  private Path recordABusyThread(String threadName) throws Exception {
+    Path jfr = dir.resolve(threadName + ".jfr");
     try (Recording recording = new Recording()) {
       recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(2));
       recording.start();
-      Thread busy = new Thread(ProfilesTest::spin, "busy-1");
+      Thread busy = new Thread(ProfilesTest::spin, threadName);
       busy.start();
       busy.join();
       recording.stop();

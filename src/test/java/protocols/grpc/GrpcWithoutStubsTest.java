@@ -68,6 +68,16 @@ class GrpcWithoutStubsTest {
   }
 
   @Test
+  void aJsonPayloadWithoutElIsParsedOnceForEveryCall() throws Exception {
+    // no EL: the payload ignores the session, and every call sends the one message parsed at the first
+    var payload = GrpcMethodRequestBuilder.jsonPayload("{\"field1\":\"x\",\"field2\":2,\"field3\":3}", "test");
+    var type = benchmark.pb.BenchmarkMessage.getDescriptor();
+    var first = payload.apply(null).build(type);
+    assertSame(first, payload.apply(null).build(type));
+    assertEquals("x", first.getField(type.findFieldByName("field1")));
+  }
+
+  @Test
   void reflectionTypesACallByMethodNameWithJsonAndJsonPathChecks() {
     GatlingRun run = runOnce(grpc.target(target(withReflection)).reflection(), say("say"));
 

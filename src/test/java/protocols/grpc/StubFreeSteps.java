@@ -3,6 +3,7 @@ package protocols.grpc;
 import benchmark.BenchmarkMessages;
 import benchmark.pb.BenchmarkMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
 import java.lang.management.ManagementFactory;
@@ -13,7 +14,8 @@ import java.util.concurrent.Callable;
 /**
  * The CPU of each step a stub-free call adds, on the benchmark's messages, against what generated code
  * does, in one JVM and one thread (thread CPU time: what the machine's load disturbs least). The old
- * JSON view (JsonFormat text parsed by Jackson) is measured beside the tree jsonPath reads now.
+ * JSON view (JsonFormat text parsed by Jackson) and the tree of a decoded message are measured beside
+ * the tree jsonPath reads now, straight from the reply's bytes.
  *
  * <pre>mvn -q test-compile exec:java -Dexec.mainClass=protocols.grpc.StubFreeSteps -Dexec.classpathScope=test</pre>
  */
@@ -39,6 +41,15 @@ public final class StubFreeSteps {
     step("reply decoding, DynamicMessage", () -> DynamicMessage.parseFrom(type, reply));
     step("reply JSON view: JsonFormat text + Jackson", () -> JSON.readTree(ProtoJsonTree.PRINTER.print(dynamicReply)));
     step("reply JSON view: ProtoJsonTree", () -> ProtoJsonTree.of(dynamicReply));
+    ByteString replyBytes = ByteString.copyFrom(reply);
+    if (!ProtoJsonTree.of(type, replyBytes).equals(ProtoJsonTree.of(dynamicReply))) {
+      throw new IllegalStateException("the tree read from the bytes differs from the message's");
+    }
+    step("reply JSON view: ProtoJsonTree from the bytes", () -> ProtoJsonTree.of(type, replyBytes));
+    // per reply with a jsonPath check: what the marshaller and the check did before, and do now
+    step("jsonPath reply, before: decode + tree", () -> ProtoJsonTree.of(DynamicMessage.parseFrom(type, reply)));
+    step("jsonPath reply, now: bytes kept + tree", () -> new ReceivedMessage(type, ByteString.copyFrom(reply)).json());
+    step("status-only reply, now: bytes kept", () -> new ReceivedMessage(type, ByteString.copyFrom(reply)));
     step("request encoding, generated code", request::toByteArray);
     step("request encoding, DynamicMessage", dynamicRequest::toByteArray);
   }
@@ -57,6 +68,6 @@ public final class StubFreeSteps {
       }
       best = Math.min(best, (threads.getCurrentThreadCpuTime() - start) / 1000.0 / n);
     }
-    System.out.printf(Locale.ROOT, "%-45s %6.2f%n", name, best);
+    System.out.printf(Locale.ROOT, "%-50s %6.2f%n", name, best);
   }
 }

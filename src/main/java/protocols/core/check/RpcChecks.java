@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import protocols.core.CallResult;
+import protocols.core.DeferredResponse;
 import scala.Function1;
 import scala.Option;
 
@@ -102,12 +103,20 @@ public final class RpcChecks {
     if (result.failed()) {
       return new Success<>(Option.empty());
     }
+    Object response = result.response();
+    if (response instanceof DeferredResponse deferred) {
+      try {
+        response = deferred.decoded();
+      } catch (Exception e) {
+        return failure("the response did not decode: " + e.getMessage());
+      }
+    }
     try {
-      return new Success<>(Option.apply(extractor.apply((R) result.response())));
+      return new Success<>(Option.apply(extractor.apply((R) response)));
     } catch (ClassCastException e) {
       return failure(
           "the response is a "
-              + result.response().getClass().getName()
+              + response.getClass().getName()
               + ", which the check's extractor does not take");
     } catch (RuntimeException e) {
       return failure("the check's extractor threw " + e);
