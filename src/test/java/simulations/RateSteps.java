@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import protocols.core.Deadlines;
 import protocols.core.Durations;
 import protocols.core.IntendedSend;
 import protocols.core.report.RunEnd;
@@ -77,12 +78,12 @@ public final class RateSteps {
    * and again (kept to compare the injector's cost per call: a stalled reply holds a paced user, so
    * its next sends go late).
    */
-  public PopulationBuilder population(String scenarioName, ChainBuilder call) {
+  public PopulationBuilder population(String scenarioName, ChainBuilder call, Duration timeout) {
     this.scenarioName = scenarioName;
     this.simulation = Staircase.simulationClass();
     String pacing = System.getProperty("pacing", "open");
     if (pacing.equals("paced")) {
-      int pool = Integer.getInteger("pool", 100);
+      int pool = pool(timeout);
       long total = rates.totalCalls();
       return scenario(scenarioName)
           .asLongAs(session -> !session.contains(NO_SLOT_LEFT))
@@ -96,6 +97,33 @@ public final class RateSteps {
       throw new IllegalArgumentException("-Dpacing=" + pacing + ": expected open (one user per call) or paced (-Dpool users)");
     }
     return scenario(scenarioName).exec(this::nextSlot).exec(call).injectOpen(steps());
+  }
+
+  /**
+   * {@code -Dpool}, or enough users that a stall as long as the timeout (the longest a reply can take)
+   * still finds one free for every slot: then a paced send is late only when the injector is.
+   */
+  private int pool(Duration timeout) {
+    String given = System.getProperty("pool");
+    if (given != null && !given.isBlank()) {
+      try {
+        int pool = Integer.parseInt(given.trim());
+        if (pool > 0) {
+          return pool;
+        }
+      } catch (NumberFormatException e) {
+        // below
+      }
+      throw new IllegalArgumentException("-Dpool=" + given + ": expected a positive number of paced users, or none to size it from the rate and the timeout");
+    }
+    Duration longest = Deadlines.backstop(timeout);
+    int pool = rates.pacedPool(longest);
+    double rate = injectors.shareOfRate(rates.rates().stream().mapToInt(Integer::intValue).max().orElse(0));
+    String capped = pool < RateSettings.MAX_POOL ? "" : String.format(java.util.Locale.ROOT,
+        "; capped at %d: a stall longer than %.1f s makes later sends late", pool, pool / rate);
+    System.out.printf(java.util.Locale.ROOT, "paced pool: %d users (%.1f calls/s × %s, the longest a reply can take%s)%n",
+        pool, rate, Durations.format(longest), capped);
+    return pool;
   }
 
   /** run.json, as the staircase writes it: which part of which load this run was, for exec:java@merge. */

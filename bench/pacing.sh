@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# pacing: the rate mode's open model against paced users (pool sized from the rate and the timeout),
+# alternating open, paced, open, paced… through the matrix; injector CPU per call and late sends per step.
+# usage: bench/pacing.sh [rate=4000] [pairs=3] [frameworks=rpcx,grpc] [seconds=10 (warm-up, then hold)]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rate=${1:-4000}; pairs=${2:-3}; frameworks=${3:-rpcx,grpc}; seconds=${4:-10}
+out=bench/results/pacing-$(date -u +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+echo "start $(date -u +%FT%TZ), load average: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/load.txt"
+for i in $(seq 1 "$pairs"); do
+  for pacing in open paced; do
+    echo "pair $i: $pacing"
+    # a step the injector could not keep exits non-zero: its figures are still read below
+    mvn -q test-compile exec:java@matrix -Dframeworks="$frameworks" -Drates="$rate" -Dpacing="$pacing" \
+      -Dwarmup="${seconds}s" -Dhold="${seconds}s" -Dout="$out/$i-$pacing" > "$out/$i-$pacing.log" 2>&1 || true
+  done
+done
+echo "end $(date -u +%FT%TZ), load average: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/load.txt"
+python3 - "$out" "$rate" "$pairs" "$frameworks" <<'PY' | tee "$out/summary.md"
+import glob, json, os, statistics, sys
+out, rate, pairs, frameworks = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split(",")
+print(f"# open model against paced users at {rate} calls/s ({pairs} alternating pairs)\n")
+print(open(os.path.join(out, "load.txt")).read().replace("\n", "  \n"))
+print("injector JVM's cpuPerCall (µs) of the measured `Say`, late sends, achieved rate, KO\n")
+for f in frameworks:
+    print(f"| {f} | " + " | ".join(f"pair {i}" for i in range(1, pairs + 1)) + " |")
+    print("|---|" + "---|" * pairs)
+    cpu = {}
+    for pacing in ("open", "paced"):
+        cells = []
+        for i in range(1, pairs + 1):
+            found = glob.glob(os.path.join(out, f"{i}-{pacing}", f, f"{rate}-per-s", "*", "rpc-latency.json"))
+            say = json.load(open(found[0]))["requests"].get("Say") if found else None
+            if not say:
+                cells.append("no run")
+                continue
+            cpu.setdefault(pacing, {})[i] = say["cpuPerCall"]
+            cells.append(f"{say['cpuPerCall']:.1f} µs, {say.get('late', 0)} late, {say.get('achievedRate', 0):.0f}/s, {say['ko']} KO"
+                         + ("" if say.get("rateKept", True) else " (not kept)"))
+        print(f"| `{pacing}` | " + " | ".join(cells) + " |")
+    ratios = [cpu["paced"][i] / cpu["open"][i] for i in range(1, pairs + 1)
+              if i in cpu.get("open", {}) and i in cpu.get("paced", {}) and cpu["open"][i] > 0]
+    if ratios:
+        print(f"\npaced / open CPU per call: median {statistics.median(ratios):.2f}, "
+              f"range {min(ratios):.2f}–{max(ratios):.2f} ({len(ratios)} pairs)\n")
+PY
