@@ -19,12 +19,13 @@ import protocols.core.IntendedSend;
 import protocols.core.report.RunEnd;
 
 /**
- * Rate mode: Gatling's open model, one call per virtual user, users started by {@code
- * rampUsersPerSec}/{@code constantUsersPerSec} through the steps of {@code -Drate(s)}. Each call carries
+ * Rate mode: the steps of {@code -Drate(s)} as a schedule of slots, called by paced users (a pool that
+ * each take the next slot, wait for it and call) or, with {@code -Dpacing=open}, by Gatling's open model
+ * (one user per call, started by {@code rampUsersPerSec}/{@code constantUsersPerSec}). Each call carries
  * its intended send time ({@link IntendedSend}), the n-th call's slot of the schedule, so the record
  * measures it from when it was due: a late injector or a stalled server cannot hide (no coordinated
- * omission). The open model sends on time however long earlier calls take, unlike paced users that
- * wait for their previous reply.
+ * omission). Paced is the default: it costs the injector less per call, and its pool is sized to cover
+ * the timeout, so it sends on time however long earlier calls take, as the open model does.
  */
 public final class RateSteps {
 
@@ -73,15 +74,14 @@ public final class RateSteps {
   }
 
   /**
-   * The scenario: each user makes {@code call} once, at its slot of the schedule; or, with {@code
-   * -Dpacing=paced}, {@code -Dpool} users each take the next free slot, wait for it and call, again
-   * and again (kept to compare the injector's cost per call: a stalled reply holds a paced user, so
-   * its next sends go late).
+   * The scenario: a pool of users that each take the next free slot, wait for it and call, again and
+   * again; or, with {@code -Dpacing=open}, one user per call at its slot. {@code timeout} (a call's,
+   * when it sets none) sizes the pool.
    */
   public PopulationBuilder population(String scenarioName, ChainBuilder call, Duration timeout) {
     this.scenarioName = scenarioName;
     this.simulation = Staircase.simulationClass();
-    String pacing = System.getProperty("pacing", "open");
+    String pacing = pacing();
     if (pacing.equals("paced")) {
       int pool = pool(timeout);
       long total = rates.totalCalls();
@@ -126,6 +126,10 @@ public final class RateSteps {
     return pool;
   }
 
+  private static String pacing() {
+    return System.getProperty("pacing", "paced");
+  }
+
   /** run.json, as the staircase writes it: which part of which load this run was, for exec:java@merge. */
   private Map<String, Object> describe(long startMillis) {
     Map<String, Object> run = new LinkedHashMap<>();
@@ -140,7 +144,8 @@ public final class RateSteps {
     s.put("ramp", Durations.format(whole.ramp()));
     s.put("hold", Durations.format(whole.hold()));
     s.put("warmup", Durations.format(whole.warmup()));
-    s.put("pacing", System.getProperty("pacing", "open"));
+    s.put("pacing", pacing());
+    s.put("pool", System.getProperty("pool", "rate × timeout"));
     run.put("settings", s);
     run.put("shares", whole.rates().stream().map(injectors::shareOfRate).toList());
     run.put("warmupMillis", whole.warmup().toMillis());

@@ -132,7 +132,8 @@ public record MatrixSettings(
   public Map<String, String> describe() {
     Map<String, String> d = new LinkedHashMap<>();
     if (rateMode()) {
-      d.put("model", "open: a fixed call rate per step, one Gatling run each, every call measured from its intended send time too");
+      d.put("model", (rateOptions.contains("-Dpacing=open") ? "open (a user per call)" : "paced users")
+          + ": a fixed call rate per step, one Gatling run each, every call measured from its intended send time too");
       if (saturation != null) {
         d.put("saturation sweep", saturation.toString());
       } else {
