@@ -15,9 +15,13 @@ for i in $(seq 1 "$pairs"); do
   for sim in ${simulations//,/ }; do
     for pacing in open paced; do
       echo "pair $i: $sim $pacing"
+      touch "$out/.started"
       # a run the injector could not keep exits non-zero: its figures are still read below
       mvn -q gatling:test -Dsimulation="$sim" -Drate="$rate" -Dramp=0 -Dwarmup=3 -Dhold="$hold" -Dpacing="$pacing" \
-        -Dgatling.resultsFolder="$PWD/$out/$i-$sim-$pacing" > "$out/$i-$sim-$pacing.log" 2>&1 || true
+        > "$out/$i-$sim-$pacing.log" 2>&1 || true
+      # the plugin's results folder cannot be set from the command line: move this run's folder here
+      mkdir -p "$out/$i-$sim-$pacing"
+      find target/gatling -mindepth 1 -maxdepth 1 -type d -newer "$out/.started" -exec mv {} "$out/$i-$sim-$pacing/" \;
     done
   done
 done
