@@ -15,7 +15,7 @@ for i in $(seq 1 "$pairs"); do
   for sim in ${simulations//,/ }; do
     for pacing in open paced; do
       echo "pair $i: $sim $pacing"
-      touch "$out/.started"
+      touch "$out/.started"  # removed at the end
       # a run the injector could not keep exits non-zero: its figures are still read below
       mvn -q gatling:test -Dsimulation="$sim" -Drate="$rate" -Dramp=0 -Dwarmup=3 -Dhold="$hold" -Dpacing="$pacing" \
         > "$out/$i-$sim-$pacing.log" 2>&1 || true
@@ -25,6 +25,7 @@ for i in $(seq 1 "$pairs"); do
     done
   done
 done
+rm -f "$out/.started"
 echo "end $(date -u +%FT%TZ), load average: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/load.txt"
 python3 - "$out" "$rate" "$pairs" "$simulations" <<'PY' | tee "$out/summary.md"
 import glob, json, os, statistics, sys
