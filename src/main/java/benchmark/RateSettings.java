@@ -124,6 +124,20 @@ public record RateSettings(List<Integer> rates, Duration ramp, Duration hold, Du
     return start;
   }
 
+  /** A pool sized from the timeout is capped here (each user is a session held for the whole run). */
+  public static final int MAX_POOL = 100_000;
+
+  /**
+   * Paced users enough that none is still waiting for a reply when its next slot comes, even if every
+   * reply took {@code longestReply} (the request's timeout): the largest step's rate (this injector's
+   * share) times it; no more than the schedule's calls (the rest would find no slot), nor {@link #MAX_POOL}.
+   */
+  public int pacedPool(Duration longestReply) {
+    int top = rates.stream().mapToInt(Integer::intValue).max().orElse(0);
+    double users = Math.ceil(top * share * longestReply.toNanos() / 1e9);
+    return (int) Math.max(1, Math.min(Math.min(MAX_POOL, totalCalls()), users));
+  }
+
   /** How many calls the whole schedule makes. */
   public long totalCalls() {
     return Math.round(segments().stream().mapToDouble(Segment::calls).sum());

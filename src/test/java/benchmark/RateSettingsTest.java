@@ -63,6 +63,24 @@ class RateSettingsTest {
   }
 
   @Test
+  void aPacedPoolCoversTheLargestStepsRateForTheWholeTimeout() {
+    RateSettings steps = of("rates", "1000,4000", "ramp", "0", "hold", "60");
+    // every reply may take the whole 11 s: a user per slot of those 11 s at the highest rate
+    assertEquals(44_000, steps.pacedPool(Duration.ofSeconds(11)));
+    Properties p = new Properties();
+    p.setProperty("injectors", "2");
+    p.setProperty("injector", "1");
+    assertEquals(22_000, steps.sharedBy(Injectors.from(p)).pacedPool(Duration.ofSeconds(11)), "this injector's share");
+  }
+
+  @Test
+  void aPacedPoolIsNoLargerThanTheScheduleNorTheCap() {
+    assertEquals(500, of("rate", "100", "ramp", "0", "hold", "5").pacedPool(Duration.ofSeconds(11)), "500 calls need 500 users at most");
+    assertEquals(RateSettings.MAX_POOL, of("rate", "20000", "ramp", "0", "hold", "60").pacedPool(Duration.ofSeconds(11)),
+        "20,000 calls/s × 11 s is capped");
+  }
+
+  @Test
   void rateModeSharesConnectionsUnlessTold() {
     assertEquals(protocols.core.ConnectionModel.shared(8), LoadSettings.from(props("rate", "10")).connections());
     assertEquals(LoadSettings.from(new Properties()).connections(), LoadSettings.from(props("levels", "5")).connections());

@@ -50,10 +50,15 @@ public abstract class BenchmarkSimulation extends Simulation {
     System.out.println(getClass().getSimpleName() + ": " + settings + (rates.paced() ? ", " + rates : "")
         + (ServiceTime.stall().none() ? "" : ", stall " + ServiceTime.stall()) + " -> " + target);
     setUp(rates.paced()
-            ? new RateSteps(rates).population(scenarioName, call)
+            ? new RateSteps(rates).population(scenarioName, call, timeout(protocol))
             : staircase.population(scenarioName, call, cutLastIteration))
         .protocols(protocol)
         .assertions(global().failedRequests().count().is(0L));
+  }
+
+  /** The timeout of a call that sets none: the longest a reply can take, which sizes a paced pool. */
+  private static java.time.Duration timeout(ProtocolBuilder protocol) {
+    return protocol.protocol() instanceof protocols.core.RpcProtocol rpc ? rpc.defaultTimeout() : java.time.Duration.ofSeconds(10);
   }
 
   @Override

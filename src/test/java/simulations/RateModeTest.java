@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Properties;
 import protocols.core.LatencyRecord;
 import protocols.core.report.Merge;
+import protocols.core.report.RunData;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,7 +91,7 @@ class RateModeTest {
   }
 
   @Test
-  void aServerStallHidesFromTheClosedModelButNotFromAFixedRate() {
+  void aServerStallHidesFromTheClosedModelButNotFromAFixedRate() throws Exception {
     // every 3 s the server holds its replies for 1 s, in both runs
     GatlingRun closed = GatlingRun.run(GrpcSimulation.class,
         Map.of("levels", "2", "ramp", "0", "hold", "6", "warmup", "1", "stall", "1s/3s"));
@@ -105,6 +107,8 @@ class RateModeTest {
     assertTrue(intended.get("p999").asLong() > 800_000 && intended.get("p999").asLong() < 3_000_000,
         "p99.9 of the order of the 1 s pause: " + p);
     assertEquals(100, p.get("achievedRate").asDouble(), 5, "the injector kept sending through the stalls: " + p);
+    assertEquals("paced", new ObjectMapper().readTree(paced.runFolder.resolve(RunEnd.RUN_FILE).toFile()).path("settings").path("pacing").asText(),
+        "the default model: paced users, a pool sized from the rate and the timeout that a stall cannot exhaust");
     assertTrue(c.get("p50").asLong() < 100_000, "the closed model's service time stays low: " + c);
   }
 
@@ -122,10 +126,32 @@ class RateModeTest {
     Properties merge = new Properties();
     merge.setProperty("runs", first.runFolder + "," + second.runFolder);
     merge.setProperty("out", dir.resolve("merged").toString());
-    Merge.execute(merge, new PrintStream(new ByteArrayOutputStream()));
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    Merge.execute(merge, new PrintStream(console, true));
     JsonNode merged = new ObjectMapper().readTree(dir.resolve("merged").resolve(LatencyRecord.SUMMARY_FILE).toFile());
-    assertEquals(first.request("Say").get("count").asLong() + second.request("Say").get("count").asLong(),
-        merged.path("requests").path("Say").path("count").asLong(), "together they sent the configured rate: " + merged);
+    JsonNode say = merged.path("requests").path("Say"), a = first.request("Say"), b = second.request("Say");
+    assertEquals(a.get("count").asLong() + b.get("count").asLong(), say.path("count").asLong(), "together they sent the configured rate: " + merged);
+    assertFalse(console.toString().contains("not merged"), console.toString());
+
+    Histogram everyCall = new Histogram(3);
+    for (GatlingRun run : List.of(first, second)) {
+      RunData.read(run.runFolder).intendedIntervals("Say").forEach(everyCall::add);
+    }
+    JsonNode intended = say.path("intended");
+    assertEquals(a.get("intended").get("count").asLong() + b.get("intended").get("count").asLong(), everyCall.getTotalCount(),
+        "each run's intended-time log holds every call of its record");
+    Map<String, Double> percentiles = Map.of("p50", 50.0, "p90", 90.0, "p99", 99.0, "p999", 99.9, "p9999", 99.99);
+    percentiles.forEach((p, rank) ->
+        assertEquals(everyCall.getValueAtPercentile(rank), intended.path(p).asLong(), p + " from the intended send: " + say));
+    assertEquals(everyCall.getMaxValue(), intended.path("max").asLong());
+    assertEquals(a.get("late").asLong() + b.get("late").asLong(), say.path("late").asLong(), "late sends add up");
+    assertEquals(100, say.path("targetRate").asDouble(), 2, "the halves' schedules make the whole rate: " + say);
+    assertEquals(a.get("achievedRate").asDouble() + b.get("achievedRate").asDouble(), say.path("achievedRate").asDouble(), 0.11);
+    assertEquals(LatencyRecord.rateWarning(everyCall.getTotalCount(), say.path("late").asLong(), say.path("targetRate").asDouble(),
+        say.path("achievedRate").asDouble()) == null, say.path("rateKept").asBoolean(), "judged on the merged figures: " + say);
+    assertEquals(everyCall, RunData.read(dir.resolve("merged")).intendedIntervals("Say").stream()
+        .collect(() -> new Histogram(3), Histogram::add, Histogram::add), "the merged intended-time log holds every value");
+    assertTrue(RunData.read(dir.resolve("merged")).rate("Say").isPresent(), "the merged page shows the intended columns");
   }
 
   private static Map<String, String> with(Map<String, String> properties, String key, String value) {

@@ -13,17 +13,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import protocols.core.Deadlines;
 import protocols.core.Durations;
 import protocols.core.IntendedSend;
 import protocols.core.report.RunEnd;
 
 /**
- * Rate mode: Gatling's open model, one call per virtual user, users started by {@code
- * rampUsersPerSec}/{@code constantUsersPerSec} through the steps of {@code -Drate(s)}. Each call carries
+ * Rate mode: the steps of {@code -Drate(s)} as a schedule of slots, called by paced users (a pool that
+ * each take the next slot, wait for it and call) or, with {@code -Dpacing=open}, by Gatling's open model
+ * (one user per call, started by {@code rampUsersPerSec}/{@code constantUsersPerSec}). Each call carries
  * its intended send time ({@link IntendedSend}), the n-th call's slot of the schedule, so the record
  * measures it from when it was due: a late injector or a stalled server cannot hide (no coordinated
- * omission). The open model sends on time however long earlier calls take, unlike paced users that
- * wait for their previous reply.
+ * omission). Paced is the default: it costs the injector less per call, and its pool is sized to cover
+ * the timeout, so it sends on time however long earlier calls take, as the open model does.
  */
 public final class RateSteps {
 
@@ -72,17 +74,16 @@ public final class RateSteps {
   }
 
   /**
-   * The scenario: each user makes {@code call} once, at its slot of the schedule; or, with {@code
-   * -Dpacing=paced}, {@code -Dpool} users each take the next free slot, wait for it and call, again
-   * and again (kept to compare the injector's cost per call: a stalled reply holds a paced user, so
-   * its next sends go late).
+   * The scenario: a pool of users that each take the next free slot, wait for it and call, again and
+   * again; or, with {@code -Dpacing=open}, one user per call at its slot. {@code timeout} (a call's,
+   * when it sets none) sizes the pool.
    */
-  public PopulationBuilder population(String scenarioName, ChainBuilder call) {
+  public PopulationBuilder population(String scenarioName, ChainBuilder call, Duration timeout) {
     this.scenarioName = scenarioName;
     this.simulation = Staircase.simulationClass();
-    String pacing = System.getProperty("pacing", "open");
+    String pacing = pacing();
     if (pacing.equals("paced")) {
-      int pool = Integer.getInteger("pool", 100);
+      int pool = pool(timeout);
       long total = rates.totalCalls();
       return scenario(scenarioName)
           .asLongAs(session -> !session.contains(NO_SLOT_LEFT))
@@ -96,6 +97,37 @@ public final class RateSteps {
       throw new IllegalArgumentException("-Dpacing=" + pacing + ": expected open (one user per call) or paced (-Dpool users)");
     }
     return scenario(scenarioName).exec(this::nextSlot).exec(call).injectOpen(steps());
+  }
+
+  /**
+   * {@code -Dpool}, or enough users that a stall as long as the timeout (the longest a reply can take)
+   * still finds one free for every slot: then a paced send is late only when the injector is.
+   */
+  private int pool(Duration timeout) {
+    String given = System.getProperty("pool");
+    if (given != null && !given.isBlank()) {
+      try {
+        int pool = Integer.parseInt(given.trim());
+        if (pool > 0) {
+          return pool;
+        }
+      } catch (NumberFormatException e) {
+        // below
+      }
+      throw new IllegalArgumentException("-Dpool=" + given + ": expected a positive number of paced users, or none to size it from the rate and the timeout");
+    }
+    Duration longest = Deadlines.backstop(timeout);
+    int pool = rates.pacedPool(longest);
+    double rate = injectors.shareOfRate(rates.rates().stream().mapToInt(Integer::intValue).max().orElse(0));
+    String capped = pool < RateSettings.MAX_POOL ? "" : String.format(java.util.Locale.ROOT,
+        "; capped at %d: a stall longer than %.1f s makes later sends late", pool, pool / rate);
+    System.out.printf(java.util.Locale.ROOT, "paced pool: %d users (%.1f calls/s × %s, the longest a reply can take%s)%n",
+        pool, rate, Durations.format(longest), capped);
+    return pool;
+  }
+
+  private static String pacing() {
+    return System.getProperty("pacing", "paced");
   }
 
   /** run.json, as the staircase writes it: which part of which load this run was, for exec:java@merge. */
@@ -112,7 +144,8 @@ public final class RateSteps {
     s.put("ramp", Durations.format(whole.ramp()));
     s.put("hold", Durations.format(whole.hold()));
     s.put("warmup", Durations.format(whole.warmup()));
-    s.put("pacing", System.getProperty("pacing", "open"));
+    s.put("pacing", pacing());
+    s.put("pool", System.getProperty("pool", "rate × timeout"));
     run.put("settings", s);
     run.put("shares", whole.rates().stream().map(injectors::shareOfRate).toList());
     run.put("warmupMillis", whole.warmup().toMillis());

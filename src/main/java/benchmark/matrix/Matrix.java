@@ -165,16 +165,29 @@ public final class Matrix {
       properties.add("-Dconnections=" + settings.connections());
     }
     properties.addAll(settings.rateOptions());
-    Process gatling = jvms.startGatling(settings.heap(), properties, framework.simulationClass(), dir, log);
-    Duration limit = settings.warmup().plus(settings.hold()).plusSeconds(180);
-    if (!Jvms.await(gatling, limit)) {
-      return SweepStep.failed(framework.id(), rate, "did not finish within " + limit.toSeconds() + " s" + Jvms.tail(log), null);
+    Path run;
+    int exit;
+    if (settings.injectors() > 1) {
+      Merged merged = runInjectors(framework, properties, dir);
+      if (merged.failure() != null) {
+        return SweepStep.failed(framework.id(), rate, merged.failure(), null);
+      }
+      run = merged.folder();
+      exit = merged.exit();
+      log = dir.resolve("injector-0.log");
+    } else {
+      Process gatling = jvms.startGatling(settings.heap(), properties, framework.simulationClass(), dir, log);
+      Duration limit = settings.warmup().plus(settings.hold()).plusSeconds(180);
+      if (!Jvms.await(gatling, limit)) {
+        return SweepStep.failed(framework.id(), rate, "did not finish within " + limit.toSeconds() + " s" + Jvms.tail(log), null);
+      }
+      run = GatlingResults.newestRun(dir);
+      exit = gatling.exitValue();
     }
-    Path run = GatlingResults.newestRun(dir);
     String report = run == null ? null : settings.out().relativize(run.resolve(RunEnd.PAGE)).toString();
     JsonNode say = GatlingResults.measured(run);
     if (say == null || !say.has("intended")) {
-      return SweepStep.failed(framework.id(), rate, "no measured calls (exit code " + gatling.exitValue() + ")" + Jvms.tail(log), report);
+      return SweepStep.failed(framework.id(), rate, "no measured calls (exit code " + exit + ")" + Jvms.tail(log), report);
     }
     long ko = say.get("ko").asLong();
     // a step's KOs (timeouts past the knee) are a verdict, not a crash: its figures still draw the curve
@@ -262,7 +275,9 @@ public final class Matrix {
     Path log = dir.resolve("gatling.log");
     System.out.println("[" + framework.label() + "] " + level + " concurrent users against " + target);
     if (settings.injectors() > 1) {
-      return runInjectors(framework, level, target, dir);
+      Merged merged = runInjectors(framework, properties(target, level), dir);
+      return merged.failure() != null ? Cell.failed(framework.id(), level, merged.failure(), null)
+          : cell(framework, level, merged.folder(), merged.exit(), dir.resolve("injector-0.log"));
     }
     Process gatling =
         jvms.startGatling(
@@ -276,14 +291,21 @@ public final class Matrix {
     return cell(framework, level, GatlingResults.newestRun(dir), gatling.exitValue(), log);
   }
 
-  /** A cell run by {@code -Dinjectors} JVMs, each its share, from one instant; their records merged. */
-  private Cell runInjectors(Framework framework, int level, HostAndPort target, Path dir)
+  /** The merged run of {@code -Dinjectors} JVMs and the worst exit status, or why there is none. */
+  private record Merged(Path folder, int exit, String failure) {
+    static Merged failed(String why) {
+      return new Merged(null, 0, why);
+    }
+  }
+
+  /** A cell or a rate step run by {@code -Dinjectors} JVMs, each its share, from one instant; their records merged. */
+  private Merged runInjectors(Framework framework, List<String> cellProperties, Path dir)
       throws IOException, InterruptedException {
     int n = settings.injectors();
     Instant startAt = Instant.now().plus(settings.startDelay());
     List<Process> injectors = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      List<String> properties = new ArrayList<>(properties(target, level));
+      List<String> properties = new ArrayList<>(cellProperties);
       properties.addAll(List.of("-Dinjectors=" + n, "-Dinjector=" + i, "-DstartAt=" + startAt));
       Path results = dir.resolve("injector-" + i);
       Files.createDirectories(results);
@@ -296,12 +318,12 @@ public final class Matrix {
       Path log = dir.resolve("injector-" + i + ".log");
       if (!Jvms.await(injectors.get(i), limit)) {
         injectors.forEach(Process::destroyForcibly);
-        return Cell.failed(framework.id(), level, "injector " + i + " did not finish within " + limit.toSeconds() + " s" + Jvms.tail(log), null);
+        return Merged.failed("injector " + i + " did not finish within " + limit.toSeconds() + " s" + Jvms.tail(log));
       }
       exit = Math.max(exit, injectors.get(i).exitValue());
       Path run = GatlingResults.newestRun(dir.resolve("injector-" + i));
       if (run == null) {
-        return Cell.failed(framework.id(), level, "injector " + i + " left no run (exit code " + injectors.get(i).exitValue() + ")" + settingRefused(log), null);
+        return Merged.failed("injector " + i + " left no run (exit code " + injectors.get(i).exitValue() + ")" + settingRefused(log));
       }
       runs.add(run.toString());
     }
@@ -312,9 +334,9 @@ public final class Matrix {
     try {
       exit = Math.max(exit, Merge.execute(merge, System.out));
     } catch (IllegalArgumentException e) {
-      return Cell.failed(framework.id(), level, "merge refused: " + e.getMessage(), null);
+      return Merged.failed("merge refused: " + e.getMessage());
     }
-    return cell(framework, level, merged, exit, dir.resolve("injector-0.log"));
+    return new Merged(merged, exit, null);
   }
 
   /** ": <the one line>" when the injector refused a setting (a -DstartAt already past, say), else the log's tail. */

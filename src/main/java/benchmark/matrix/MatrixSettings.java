@@ -80,7 +80,7 @@ public record MatrixSettings(
         p.getProperty("heap", "2g"),
         injectors(p.getProperty("injectors", "1")),
         Durations.parse(p.getProperty("startDelay", "30s"), "-DstartDelay"),
-        saturation(p),
+        Saturation.from(p),
         rates(p),
         rateOptions(p),
         p.getProperty("stall") == null || p.getProperty("stall").isBlank() ? Stall.NONE : Stall.parse(p.getProperty("stall"), "-Dstall"));
@@ -93,16 +93,12 @@ public record MatrixSettings(
 
   /**
    * -Drate/-Drates: each rate one step per framework, as the sweep runs them but every one of them (no SLO,
-   * no stop); one injector per step for the same reason as the sweep.
+   * no stop); with -Dinjectors=N, N injector JVMs per step, judged on their merge.
    */
   private static List<Integer> rates(Properties p) {
     List<Integer> rates = RateSettings.parseRates(p);
     if (!rates.isEmpty() && p.getProperty("saturation") != null && !p.getProperty("saturation").isBlank()) {
       throw new IllegalArgumentException("-Dsaturation with -Drate/-Drates: expected one of them (the sweep chooses its own rates from -DstartRate, -DrateFactor, -DmaxRate)");
-    }
-    if (!rates.isEmpty() && !p.getProperty("injectors", "1").trim().equals("1")) {
-      throw new IllegalArgumentException("-Drates with -Dinjectors=" + p.getProperty("injectors")
-          + ": expected one injector per step (merging several injectors' runs does not keep the intended-time figures a rate step reports)");
     }
     return rates;
   }
@@ -119,15 +115,6 @@ public record MatrixSettings(
     return List.copyOf(options);
   }
 
-  /** -Dsaturation runs one injector per step: a merge of several keeps no intended-time figures yet. */
-  private static Saturation saturation(Properties p) {
-    Saturation saturation = Saturation.from(p);
-    if (saturation != null && !p.getProperty("injectors", "1").trim().equals("1")) {
-      throw new IllegalArgumentException("-Dsaturation with -Dinjectors=" + p.getProperty("injectors")
-          + ": expected one injector per step (merging several injectors' runs does not keep the intended-time figures the sweep judges)");
-    }
-    return saturation;
-  }
 
   private static int injectors(String text) {
     try {
@@ -145,7 +132,8 @@ public record MatrixSettings(
   public Map<String, String> describe() {
     Map<String, String> d = new LinkedHashMap<>();
     if (rateMode()) {
-      d.put("model", "open: a fixed call rate per step, one Gatling run each, every call measured from its intended send time too");
+      d.put("model", (rateOptions.contains("-Dpacing=open") ? "open (a user per call)" : "paced users")
+          + ": a fixed call rate per step, one Gatling run each, every call measured from its intended send time too");
       if (saturation != null) {
         d.put("saturation sweep", saturation.toString());
       } else {

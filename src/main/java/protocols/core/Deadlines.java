@@ -11,10 +11,13 @@ import java.util.concurrent.TimeUnit;
  * The bridge's own backstop for calls whose client never answers. A wheel timer, because a scheduled
  * executor keeps every cancelled task queued until its delay expires: millions of them at 100k calls/s.
  */
-final class Deadlines {
+public final class Deadlines {
 
-  /** How much later than the call's timeout the bridge gives up: the client's own timeout goes first. */
-  static Duration backstop(Duration timeout) {
+  /**
+   * How much later than the call's timeout the bridge gives up: the client's own timeout goes first. The
+   * longest any call can take (a paced pool is sized from it).
+   */
+  public static Duration backstop(Duration timeout) {
     return timeout.plus(Duration.ofMillis(Math.max(50, timeout.toMillis() / 10)));
   }
 

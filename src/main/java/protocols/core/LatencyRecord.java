@@ -43,8 +43,9 @@ import scala.runtime.BoxedUnit;
  * before it was sent (payload error) is counted as KO but not timed.
  *
  * <p>At the end of the run it writes, into the Gatling run folder, {@value #LOG_FILE} (an HdrHistogram
- * interval log, one tagged interval per request name per second) and {@value #SUMMARY_FILE} (count, OK,
- * KO, throughput and min/mean/p50/p90/p99/p99.9/max per request name and for all).
+ * interval log, one tagged interval per request name per second), for paced calls {@value
+ * #INTENDED_LOG_FILE} (the same from the intended send time) and {@value #SUMMARY_FILE} (count, OK, KO,
+ * throughput and min/mean/p50/p90/p99/p99.9/max per request name and for all).
  *
  * <p>It also samples this process's CPU time every second and shares each second's CPU among the
  * request names by their calls in it: {@code cpuPerCall}, the injector's CPU microseconds per call, a
@@ -53,6 +54,11 @@ import scala.runtime.BoxedUnit;
 public final class LatencyRecord {
 
   public static final String LOG_FILE = "rpc-latency.hlog";
+  /**
+   * The same form for the response times from the intended send (rate mode only): a log of its own, as
+   * every HdrHistogram reader takes an interval's tag for its request name.
+   */
+  public static final String INTENDED_LOG_FILE = "rpc-intended.hlog";
   public static final String SUMMARY_FILE = "rpc-latency.json";
 
   /** Latencies above an hour are clamped; three significant digits as Gatling's own stats. */
@@ -77,6 +83,9 @@ public final class LatencyRecord {
   private final ByteArrayOutputStream hlog = new ByteArrayOutputStream();
   private final PrintStream hlogStream = new PrintStream(hlog, false, StandardCharsets.UTF_8);
   private final HistogramLogWriter hlogWriter = new HistogramLogWriter(hlogStream);
+  private final ByteArrayOutputStream intendedLog = new ByteArrayOutputStream();
+  private final PrintStream intendedStream = new PrintStream(intendedLog, false, StandardCharsets.UTF_8);
+  private final HistogramLogWriter intendedWriter = new HistogramLogWriter(intendedStream);
   private static final LatencyRecord OFF = new LatencyRecord(false);
 
   private final boolean enabled;
@@ -88,10 +97,13 @@ public final class LatencyRecord {
   private LatencyRecord(boolean enabled) {
     this.enabled = enabled;
     hlogWriter.outputComment("microseconds; one interval per request name (tag) and second");
-    hlogWriter.outputLogFormatVersion();
-    hlogWriter.outputStartTime(startEpochMillis);
-    hlogWriter.setBaseTime(startEpochMillis);
-    hlogWriter.outputLegend();
+    intendedWriter.outputComment("microseconds from the intended send time; one interval per request name (tag) and second");
+    for (HistogramLogWriter writer : List.of(hlogWriter, intendedWriter)) {
+      writer.outputLogFormatVersion();
+      writer.outputStartTime(startEpochMillis);
+      writer.setBaseTime(startEpochMillis);
+      writer.outputLegend();
+    }
     ticker = enabled ? TICKER.scheduleAtFixedRate(this::takeIntervals, 1, 1, TimeUnit.SECONDS) : null;
   }
 
@@ -221,16 +233,19 @@ public final class LatencyRecord {
     long calls = 0;
     for (Series s : series.values()) {
       s.tickKo(now);
-      s.spareIntended = s.intended.getIntervalHistogram(s.spareIntended);
-      s.intendedTotal.add(s.spareIntended);
+      Histogram intended = s.intended.getIntervalHistogram(s.spareIntended);
+      s.spareIntended = intended;
+      if (intended.getTotalCount() > 0) {
+        s.intendedTotal.add(intended);
+        stamp(intended, s, now);
+        intendedWriter.outputIntervalHistogram(intended);
+      }
       Histogram interval = s.recorder.getIntervalHistogram(s.spare);
       s.spare = interval; // recycled at the next tick: nothing below keeps it
       if (interval.getTotalCount() == 0) {
         continue;
       }
-      interval.setTag(s.name.replaceAll("[\\s,]", "_"));
-      interval.setStartTimeStamp(s.intervalStart);
-      interval.setEndTimeStamp(now);
+      stamp(interval, s, now);
       s.intervalStart = now;
       s.total.add(interval);
       hlogWriter.outputIntervalHistogram(interval);
@@ -242,7 +257,13 @@ public final class LatencyRecord {
     }
   }
 
-  /** Writes both files; returns the summary's path, or null when nothing was recorded. */
+  private static void stamp(Histogram interval, Series s, long nowMillis) {
+    interval.setTag(s.name.replaceAll("[\\s,]", "_"));
+    interval.setStartTimeStamp(s.intervalStart);
+    interval.setEndTimeStamp(nowMillis);
+  }
+
+  /** Writes the files; returns the summary's path, or null when nothing was recorded. */
   synchronized Path write() throws IOException {
     ticker.cancel(false);
     takeIntervals();
@@ -254,6 +275,10 @@ public final class LatencyRecord {
     Files.createDirectories(folder);
     hlogStream.flush();
     Files.write(folder.resolve(LOG_FILE), hlog.toByteArray());
+    if (series.values().stream().anyMatch(s -> s.intendedTotal.getTotalCount() > 0)) {
+      intendedStream.flush();
+      Files.write(folder.resolve(INTENDED_LOG_FILE), intendedLog.toByteArray());
+    }
     Map<String, Histogram> totals = new TreeMap<>();
     series.values().forEach(s -> totals.put(s.name, s.total));
     Path summary = folder.resolve(SUMMARY_FILE);
@@ -336,7 +361,7 @@ public final class LatencyRecord {
   static final double MIN_RATE_SHARE = 0.99;
 
   /** Why the injector did not keep the schedule, or null when it did. */
-  static String rateWarning(long count, long late, double targetRate, double achievedRate) {
+  public static String rateWarning(long count, long late, double targetRate, double achievedRate) {
     List<String> why = new ArrayList<>();
     if (targetRate > 0 && achievedRate < MIN_RATE_SHARE * targetRate) {
       why.add(String.format(Locale.ROOT, "achieved %.1f calls/s of %.1f scheduled (%.1f %%, below %.0f %%)",

@@ -110,11 +110,16 @@ class SaturationTest {
   }
 
   @Test
-  void fixedRatesRefuseTheSweepAndSeveralInjectors() {
+  void fixedRatesRefuseTheSweep() {
     String m = assertThrows(IllegalArgumentException.class, () -> MatrixSettings.from(props("saturation", "p99:50ms", "rates", "100"))).getMessage();
     assertTrue(m.startsWith("-Dsaturation with -Drate/-Drates: expected one of them"), m);
-    m = assertThrows(IllegalArgumentException.class, () -> MatrixSettings.from(props("rate", "100", "injectors", "2"))).getMessage();
-    assertTrue(m.startsWith("-Drates with -Dinjectors=2: expected one injector per step"), m);
+  }
+
+  @Test
+  void rateStepsAndTheSweepRunOnSeveralInjectorsJudgedOnTheirMerge() {
+    // a merge keeps the intended-time figures, late sends and rates that a step is judged on
+    assertEquals(2, MatrixSettings.from(props("rate", "100", "injectors", "2")).injectors());
+    assertEquals(3, MatrixSettings.from(props("saturation", "p99:50ms", "injectors", "3")).injectors());
   }
 
   @Test
@@ -161,8 +166,6 @@ class SaturationTest {
     assertTrue(m.startsWith("-Dsaturation=99:50ms: expected <percentile>:<limit>"), m);
     m = assertThrows(IllegalArgumentException.class, () -> Saturation.from(props("saturation", "p99:50ms", "rateFactor", "1"))).getMessage();
     assertTrue(m.startsWith("-DrateFactor=1.0: expected a factor above 1"), m);
-    m = assertThrows(IllegalArgumentException.class, () -> MatrixSettings.from(props("saturation", "p99:50ms", "injectors", "2"))).getMessage();
-    assertTrue(m.startsWith("-Dsaturation with -Dinjectors=2: expected one injector per step"), m);
   }
 
   private static SweepStep with(SweepStep s, long intendedP99, double achieved) {

@@ -45,7 +45,9 @@ public final class Merge {
   private static final Set<String> TOP = Set.of("unit", "measured", "requests", "all");
   private static final Set<String> PER_REQUEST = Set.of(
       "count", "ok", "ko", "throughput", "min", "mean", "p50", "p90", "p99", "p999", "p9999", "max",
-      "cpuPerCall", "koPerSecond", "errors");
+      "cpuPerCall", "koPerSecond", "errors",
+      // the rate mode's: recomputed from the merged intended-time log and the injectors' sums
+      "intended", "late", "targetRate", "achievedRate", "rateKept", "rateWarning");
 
   private Merge() {}
 
@@ -172,6 +174,7 @@ public final class Merge {
 
   private static void merge(List<Run> runs, Path target, PrintStream out) throws IOException {
     Map<String, TreeMap<Long, Histogram>> seconds = new TreeMap<>();
+    Map<String, TreeMap<Long, Histogram>> intendedSeconds = new TreeMap<>();
     Map<String, Totals> totals = new TreeMap<>();
     Set<String> notMerged = new TreeSet<>();
     // started at one instant, the injectors ran side by side: their rates (each its calls over its own
@@ -187,34 +190,21 @@ public final class Merge {
         JsonNode n = summary.path("requests").path(name);
         n.fieldNames().forEachRemaining(k -> { if (!PER_REQUEST.contains(k)) notMerged.add(name + "." + k); });
         totals.computeIfAbsent(name, k -> new Totals()).add(n);
-        TreeMap<Long, Histogram> byS = seconds.computeIfAbsent(name, k -> new TreeMap<>());
-        for (Histogram h : data.intervals(name)) {
-          long s = second(h.getEndTimeStamp());
-          Histogram sum = byS.computeIfAbsent(s, k -> new Histogram(3));
-          sum.add(h);
-          // add() widens the timestamps to the added interval's: the merged one is the whole second
-          sum.setStartTimeStamp(s * 1000);
-          sum.setEndTimeStamp(s * 1000 + 1000);
-          sum.setTag(RunData.tag(name));
+        bySecond(name, data.intervals(name), seconds.computeIfAbsent(name, k -> new TreeMap<>()));
+        if (!data.intendedIntervals(name).isEmpty()) {
+          bySecond(name, data.intendedIntervals(name), intendedSeconds.computeIfAbsent(name, k -> new TreeMap<>()));
+        } else if (n.has("intended")) {
+          notMerged.add(name + ".intended (" + run.folder + " has no " + LatencyRecord.INTENDED_LOG_FILE + ")");
         }
       }
     }
     if (!notMerged.isEmpty()) {
-      out.println("not merged (fields this merge does not know): " + notMerged);
+      out.println("not merged (fields this merge does not know, or a run lacks the log to merge them from): " + notMerged);
     }
-    long start = seconds.values().stream().filter(m -> !m.isEmpty()).mapToLong(m -> m.firstKey() * 1000).min().orElse(0);
-    try (PrintStream log = new PrintStream(Files.newOutputStream(target.resolve(LatencyRecord.LOG_FILE)))) {
-      HistogramLogWriter writer = new HistogramLogWriter(log);
-      writer.outputComment("microseconds; one interval per request name (tag) and second; merged from " + runs.size() + " injectors");
-      writer.outputLogFormatVersion();
-      writer.outputStartTime(start);
-      writer.setBaseTime(start);
-      writer.outputLegend();
-      for (TreeMap<Long, Histogram> byS : seconds.values()) {
-        for (Histogram h : byS.values()) {
-          writer.outputIntervalHistogram(h);
-        }
-      }
+    writeLog(target.resolve(LatencyRecord.LOG_FILE), seconds, "microseconds; one interval per request name (tag) and second; merged from " + runs.size() + " injectors");
+    if (!intendedSeconds.isEmpty()) {
+      writeLog(target.resolve(LatencyRecord.INTENDED_LOG_FILE), intendedSeconds,
+          "microseconds from the intended send time; one interval per request name (tag) and second; merged from " + runs.size() + " injectors");
     }
     ObjectNode summary = JSON.createObjectNode();
     summary.put("unit", "microseconds");
@@ -244,6 +234,10 @@ public final class Merge {
       t.koBySecond.forEach((s, count) -> koPerSecond.addArray().add(s * 1000 + 1000).add(count));
       ObjectNode errors = n.putObject("errors");
       t.errors.forEach(errors::put);
+      TreeMap<Long, Histogram> intended = intendedSeconds.get(e.getKey());
+      if (intended != null) {
+        rate(n, intended, t, together);
+      }
     }
     ObjectNode allNode = stats(summary.putObject("all"), all, ok, ko, last > first ? (last - first) / 1000.0 : 0);
     if (together) {
@@ -258,6 +252,59 @@ public final class Merge {
     description.remove("shares");
     description.set("mergedFrom", from);
     JSON.writerWithDefaultPrettyPrinter().writeValue(target.resolve(RunEnd.RUN_FILE).toFile(), description);
+  }
+
+  /** Each interval added into the wall-clock second holding its middle. */
+  private static void bySecond(String name, List<Histogram> intervals, TreeMap<Long, Histogram> byS) {
+    for (Histogram h : intervals) {
+      long s = second(h.getEndTimeStamp());
+      Histogram sum = byS.computeIfAbsent(s, k -> new Histogram(3));
+      sum.add(h);
+      // add() widens the timestamps to the added interval's: the merged one is the whole second
+      sum.setStartTimeStamp(s * 1000);
+      sum.setEndTimeStamp(s * 1000 + 1000);
+      sum.setTag(RunData.tag(name));
+    }
+  }
+
+  private static void writeLog(Path file, Map<String, TreeMap<Long, Histogram>> seconds, String comment) throws IOException {
+    long start = seconds.values().stream().filter(m -> !m.isEmpty()).mapToLong(m -> m.firstKey() * 1000).min().orElse(0);
+    try (PrintStream log = new PrintStream(Files.newOutputStream(file))) {
+      HistogramLogWriter writer = new HistogramLogWriter(log);
+      writer.outputComment(comment);
+      writer.outputLogFormatVersion();
+      writer.outputStartTime(start);
+      writer.setBaseTime(start);
+      writer.outputLegend();
+      for (TreeMap<Long, Histogram> byS : seconds.values()) {
+        for (Histogram h : byS.values()) {
+          writer.outputIntervalHistogram(h);
+        }
+      }
+    }
+  }
+
+  /**
+   * The rate mode's figures of a merged name: the intended-time histogram merged as the service-time
+   * one; late sends, scheduled and achieved rates summed (each injector ran its share of the schedule
+   * at once, so their rates add up to the whole); the warning judged on those sums.
+   */
+  private static void rate(ObjectNode n, TreeMap<Long, Histogram> bySecond, Totals t, boolean together) {
+    Histogram h = new Histogram(3);
+    bySecond.values().forEach(h::add);
+    double seconds = (bySecond.lastKey() - bySecond.firstKey() + 1);
+    ObjectNode intended = stats(n.putObject("intended"), h, t.intendedOk, t.intendedKo, seconds);
+    if (together) {
+      intended.put("throughput", Math.round(t.intendedThroughput * 10) / 10.0);
+    }
+    n.put("late", t.late);
+    n.put("targetRate", Math.round(t.targetRate * 10) / 10.0);
+    n.put("achievedRate", Math.round(t.achievedRate * 10) / 10.0);
+    String warning = LatencyRecord.rateWarning(h.getTotalCount(), t.late, t.targetRate, t.achievedRate);
+    n.put("rateKept", warning == null);
+    if (warning != null) {
+      n.put("rateWarning", warning);
+    }
   }
 
   /** The figures of rpc-latency.json: counts of every call, latencies of the timed ones. */
@@ -275,8 +322,8 @@ public final class Merge {
 
   /** What adds up across injectors for one request name. */
   private static final class Totals {
-    long count, ok, ko;
-    double cpuMicros, throughput;
+    long count, ok, ko, intendedOk, intendedKo, late;
+    double cpuMicros, throughput, intendedThroughput, targetRate, achievedRate;
     final Map<Long, Long> koBySecond = new TreeMap<>();
     final Map<String, Long> errors = new TreeMap<>();
 
@@ -288,6 +335,13 @@ public final class Merge {
       cpuMicros += n.path("cpuPerCall").asDouble() * n.path("count").asLong();
       n.path("koPerSecond").forEach(tick -> koBySecond.merge(second(tick.get(0).asLong()), tick.get(1).asLong(), Long::sum));
       n.path("errors").fields().forEachRemaining(e -> errors.merge(e.getKey(), e.getValue().asLong(), Long::sum));
+      JsonNode intended = n.path("intended");
+      intendedOk += intended.path("ok").asLong();
+      intendedKo += intended.path("ko").asLong();
+      intendedThroughput += intended.path("throughput").asDouble();
+      late += n.path("late").asLong();
+      targetRate += n.path("targetRate").asDouble();
+      achievedRate += n.path("achievedRate").asDouble();
     }
   }
 }

@@ -31,6 +31,8 @@ public final class RunData {
   private final JsonNode summary;
   /** Request names in the summary's order; the hlog tags them with blanks and commas replaced. */
   private final Map<String, List<Histogram>> intervals = new LinkedHashMap<>();
+  /** The same from the intended send time (rpc-intended.hlog), for the names a rate schedule paced. */
+  private final Map<String, List<Histogram>> intendedIntervals = new LinkedHashMap<>();
 
   private RunData(Path folder, JsonNode summary) {
     this.folder = folder;
@@ -44,19 +46,24 @@ public final class RunData {
       names.put(tag(name), name);
       data.intervals.put(name, new ArrayList<>());
     });
-    Path log = folder.resolve(LatencyRecord.LOG_FILE);
-    if (Files.exists(log)) {
-      try (InputStream in = new FileInputStream(log.toFile())) {
-        HistogramLogReader reader = new HistogramLogReader(in);
-        for (EncodableHistogram e = reader.nextIntervalHistogram(); e != null; e = reader.nextIntervalHistogram()) {
-          String name = names.get(e.getTag());
-          if (name != null && e instanceof Histogram h) {
-            data.intervals.get(name).add(h);
-          }
+    readLog(folder.resolve(LatencyRecord.LOG_FILE), names, data.intervals);
+    readLog(folder.resolve(LatencyRecord.INTENDED_LOG_FILE), names, data.intendedIntervals);
+    return data;
+  }
+
+  private static void readLog(Path log, Map<String, String> names, Map<String, List<Histogram>> into) throws IOException {
+    if (!Files.exists(log)) {
+      return;
+    }
+    try (InputStream in = new FileInputStream(log.toFile())) {
+      HistogramLogReader reader = new HistogramLogReader(in);
+      for (EncodableHistogram e = reader.nextIntervalHistogram(); e != null; e = reader.nextIntervalHistogram()) {
+        String name = names.get(e.getTag());
+        if (name != null && e instanceof Histogram h) {
+          into.computeIfAbsent(name, k -> new ArrayList<>()).add(h);
         }
       }
     }
-    return data;
   }
 
   static String tag(String name) {
@@ -115,6 +122,11 @@ public final class RunData {
     List<Histogram> all = new ArrayList<>();
     intervals.values().forEach(all::addAll);
     return all;
+  }
+
+  /** The per-second histograms of a request name from the intended send time; empty when no schedule paced it. */
+  public List<Histogram> intendedIntervals(String name) {
+    return intendedIntervals.getOrDefault(name, List.of());
   }
 
   /** The whole run of a request name, or of all: the summary's figures and the sum of its intervals. */
