@@ -1,7 +1,6 @@
 package benchmark.matrix;
 
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import benchmark.BenchmarkMessages;
 import benchmark.pb.BenchmarkMessage;
@@ -35,10 +34,16 @@ class SaturationTest {
   @Test
   void theSweepFindsTheKneeOfAServerBoundByItsWorkerThreads() throws Exception {
     // each step is a fresh JVM timed to the millisecond: with builds queueing on every core (a load
-    // average of 25 on 2 cores: a 250 ms call took 3 s) the figures measure the machine, not the server
-    double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    // average of 25 on 2 cores: a 250 ms call took 3 s) the figures measure the machine, not the server.
+    // The earlier tests' JVMs leave a load average that decays within a minute: wait for it, then run
+    // (a failure then says the load it ran under)
     int cores = Runtime.getRuntime().availableProcessors();
-    assumeTrue(load < 2 * cores, "skipped, not passed: load average " + load + " on " + cores + " cores");
+    double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    for (long giveUp = System.nanoTime() + 90_000_000_000L; load >= 2 * cores && System.nanoTime() < giveUp; ) {
+      Thread.sleep(2000);
+      load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+    String under = " (load average " + load + " on " + cores + " cores)";
     // a gRPC Hello/Say server whose one worker thread holds each call 250 ms: 4 calls/s at most; 2 calls/s
     // keep it half busy, 6 queue 2 more calls every second. Low rates and a long warm-up: on a busy
     // machine a fresh injector JVM takes seconds to connect, and the backlog of calls due meanwhile
@@ -66,14 +71,14 @@ class SaturationTest {
       int exit = Matrix.execute(MatrixSettings.from(p));
 
       Results results = Report.read(out.resolve("results.json"), "results");
-      assertEquals(0, exit);
-      assertEquals(List.of(2, 6), results.saturation().stream().map(SweepStep::rate).toList(), results.saturation().toString());
+      assertEquals(0, exit, under);
+      assertEquals(List.of(2, 6), results.saturation().stream().map(SweepStep::rate).toList(), results.saturation() + under);
       Knee knee = results.knees().get(0);
-      assertEquals(2, knee.sustainableRate(), "below the 4 calls/s the workers can serve: " + results.saturation());
-      assertEquals(6, knee.brokenRate(), knee.toString());
-      assertTrue(knee.why().startsWith("intended p50 "), "broken by the queue's wait, the injector keeping its rate: " + knee);
+      assertEquals(2, knee.sustainableRate(), "below the 4 calls/s the workers can serve: " + results.saturation() + under);
+      assertEquals(6, knee.brokenRate(), knee + under);
+      assertTrue(knee.why().startsWith("intended p50 "), "broken by the queue's wait, the injector keeping its rate: " + knee + under);
       SweepStep past = results.saturation().get(1);
-      assertTrue(past.intendedP50() > 2_000_000 && past.achievedRate() >= 0.99 * 6, "past the knee the queue grows all the step long: " + past);
+      assertTrue(past.intendedP50() > 2_000_000 && past.achievedRate() >= 0.99 * 6, "past the knee the queue grows all the step long: " + past + under);
       assertTrue(Files.readString(out.resolve("report.html")).contains("chart-saturation-"), "the curve is drawn");
       assertTrue(Files.readString(out.resolve("saturation.csv")).startsWith("framework,target_per_s,achieved_per_s"));
     } finally {
