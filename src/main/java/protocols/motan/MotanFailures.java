@@ -52,7 +52,8 @@ final class MotanFailures {
       case MotanErrorMsgConstant.SERVICE_TASK_CANCEL_ERROR_CODE:
         return "TIMEOUT";
       case MotanErrorMsgConstant.SERVICE_UNFOUND_ERROR_CODE:
-        return "NOT_FOUND";
+        // the same code when a call meets a client the reconnect backoff has just closed
+        return message.contains("ClusterSpi not created or destroyed") ? "UNAVAILABLE" : "NOT_FOUND";
       default:
         break;
     }
