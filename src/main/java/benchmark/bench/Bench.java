@@ -103,8 +103,19 @@ final class Bench {
 
   /** The system properties of a closed-loop Gatling run at one level, as the benchmark simulations read them. */
   static List<String> closedLoop(HostAndPort target, int level, String connections, Duration warmup, Duration hold) {
-    return List.of("-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0", "-Dwarmup=" + warmup.toMillis() + "ms",
-        "-Dhold=" + hold.toMillis() + "ms", "-Dconnections=" + connections);
+    List<String> options = new java.util.ArrayList<>(List.of("-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0",
+        "-Dwarmup=" + warmup.toMillis() + "ms", "-Dhold=" + hold.toMillis() + "ms", "-Dconnections=" + connections));
+    options.addAll(protocolSwitches());
+    return options;
+  }
+
+  /** The protocols' own switches given to the bench ({@code -Dgatlingrpc.batchStats=false}...), for its Gatling runs. */
+  static List<String> protocolSwitches() {
+    return System.getProperties().stringPropertyNames().stream()
+        .filter(name -> name.startsWith("gatlingrpc."))
+        .sorted()
+        .map(name -> "-D" + name + "=" + System.getProperty(name))
+        .toList();
   }
 
   /** How long a build or a dependency resolution may take. */

@@ -70,22 +70,23 @@ public final class Overhead {
 
     static Split of(List<Pair> pairs) {
       return new Split(
-          Runs.of(pairs, p -> injector(p.bareUsage(), Part.USER)).median(), Runs.of(pairs, p -> injector(p.bareUsage(), Part.SYSTEM)).median(),
-          Runs.of(pairs, p -> injector(p.bareUsage(), Part.SWITCHES)).median(),
-          Runs.of(pairs, p -> injector(p.gatlingUsage(), Part.USER)).median(), Runs.of(pairs, p -> injector(p.gatlingUsage(), Part.SYSTEM)).median(),
-          Runs.of(pairs, p -> injector(p.gatlingUsage(), Part.SWITCHES)).median(),
-          Runs.of(pairs, p -> server(p.bareUsage())).median(), Runs.of(pairs, p -> server(p.gatlingUsage())).median());
+          median(pairs, p -> injector(p.bareUsage(), ProcessMeter.Usage::userMicros)),
+          median(pairs, p -> injector(p.bareUsage(), ProcessMeter.Usage::systemMicros)),
+          median(pairs, p -> injector(p.bareUsage(), ProcessMeter.Usage::voluntarySwitches)),
+          median(pairs, p -> injector(p.gatlingUsage(), ProcessMeter.Usage::userMicros)),
+          median(pairs, p -> injector(p.gatlingUsage(), ProcessMeter.Usage::systemMicros)),
+          median(pairs, p -> injector(p.gatlingUsage(), ProcessMeter.Usage::voluntarySwitches)),
+          median(pairs, p -> server(p.bareUsage())),
+          median(pairs, p -> server(p.gatlingUsage())));
     }
 
-    private enum Part { USER, SYSTEM, SWITCHES }
+    private static double median(List<Pair> pairs, java.util.function.ToDoubleFunction<Pair> figure) {
+      return Runs.of(pairs, figure).median();
+    }
 
-    private static double injector(Usages u, Part part) {
+    private static double injector(Usages u, java.util.function.ToDoubleFunction<ProcessMeter.Usage> figure) {
       ProcessMeter.Usage i = u.injector();
-      return i == null ? 0 : switch (part) {
-        case USER -> i.userMicros();
-        case SYSTEM -> i.systemMicros();
-        case SWITCHES -> i.voluntarySwitches();
-      };
+      return i == null ? 0 : figure.applyAsDouble(i);
     }
 
     private static double server(Usages u) {
@@ -162,31 +163,34 @@ public final class Overhead {
     Duration limit = warmup.plus(hold).plusSeconds(180);
     List<String> props = Bench.closedLoop(target, level, connections, warmup, hold);
     ProcessMeter server = jvms.running(framework.serverMainClass()).map(ProcessMeter::watch).orElse(null);
-    for (int run = 1; run <= runs; run++) {
-      Path runDir = Files.createDirectories(dir.resolve("run-" + run));
-      for (String loop : bareLoops(framework)) {
-        List<String> options = new ArrayList<>(List.of("-Xmx2g"));
-        options.addAll(Profiles.jvmOptions(runDir.resolve(bareFile(framework, loop, "jfr")), warmup));
-        Path json = runDir.resolve(bareFile(framework, loop, "json"));
-        Process bare = jvms.start(options, "benchmark.bare.BareLoopMain",
-            List.of(loop, target.toString(), String.valueOf(level), connections,
-                warmup.toMillis() + "ms", hold.toMillis() + "ms", json.toString()),
-            runDir.resolve(bareFile(framework, loop, "log")));
-        try (ProcessMeter meter = ProcessMeter.watch(bare)) {
-          Jvms.await(bare, limit);
-          Usages.ofBareLoop(json, meter, server).write(runDir.resolve(bareFile(framework, loop, "usage.json")));
+    try {
+      for (int run = 1; run <= runs; run++) {
+        Path runDir = Files.createDirectories(dir.resolve("run-" + run));
+        for (String loop : bareLoops(framework)) {
+          List<String> options = new ArrayList<>(List.of("-Xmx2g"));
+          options.addAll(Profiles.jvmOptions(runDir.resolve(bareFile(framework, loop, "jfr")), warmup));
+          Path json = runDir.resolve(bareFile(framework, loop, "json"));
+          Process bare = jvms.start(options, "benchmark.bare.BareLoopMain",
+              List.of(loop, target.toString(), String.valueOf(level), connections,
+                  warmup.toMillis() + "ms", hold.toMillis() + "ms", json.toString()),
+              runDir.resolve(bareFile(framework, loop, "log")));
+          try (ProcessMeter meter = ProcessMeter.watch(bare)) {
+            Jvms.await(bare, limit);
+            Usages.ofBareLoop(json, meter, server).write(runDir.resolve(bareFile(framework, loop, "usage.json")));
+          }
+        }
+        List<String> gatlingOptions = new ArrayList<>(props);
+        gatlingOptions.addAll(Profiles.jvmOptions(runDir.resolve("gatling.jfr"), warmup));
+        Process gatling = jvms.startGatling("2g", gatlingOptions, framework.simulationClass(), runDir.resolve("gatling"), runDir.resolve("gatling.log"));
+        try (ProcessMeter meter = ProcessMeter.watch(gatling)) {
+          Jvms.await(gatling, limit);
+          Usages.ofGatlingRun(GatlingResults.newestRun(runDir.resolve("gatling")), meter, server).write(runDir.resolve("gatling.usage.json"));
         }
       }
-      List<String> gatlingOptions = new ArrayList<>(props);
-      gatlingOptions.addAll(Profiles.jvmOptions(runDir.resolve("gatling.jfr"), warmup));
-      Process gatling = jvms.startGatling("2g", gatlingOptions, framework.simulationClass(), runDir.resolve("gatling"), runDir.resolve("gatling.log"));
-      try (ProcessMeter meter = ProcessMeter.watch(gatling)) {
-        Jvms.await(gatling, limit);
-        Usages.ofGatlingRun(GatlingResults.newestRun(runDir.resolve("gatling")), meter, server).write(runDir.resolve("gatling.usage.json"));
+    } finally {
+      if (server != null) {
+        server.close();
       }
-    }
-    if (server != null) {
-      server.close();
     }
     if (Profiles.enabled()) {
       List<String> lines = new ArrayList<>();

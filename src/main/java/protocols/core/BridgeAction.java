@@ -100,6 +100,7 @@ abstract class BridgeAction implements Action {
     }
   }
 
+  /** Logs a response in Gatling's stats; posted with the others of this loop turn ({@link ResponseBatch}). */
   void log(
       Session session,
       String name,
@@ -108,15 +109,12 @@ abstract class BridgeAction implements Action {
       Status status,
       String code,
       String message) {
-    statsEngine.logResponse(
-        session.scenario(),
-        session.groups(),
-        name,
-        start,
-        end,
-        status,
-        Option.apply(code),
-        Option.apply(message));
+    ResponseBatch.log(statsEngine, session, name, start, end, status, code, message);
+  }
+
+  /** Hands the user to the next action, once the responses logged before are posted. */
+  void proceed(Session session) {
+    ResponseBatch.then(session, () -> next.$bang(session));
   }
 
   static CallFailure describe(FailureDescriber describer, Throwable error) {

@@ -67,7 +67,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
           session.groups(),
           nameTemplate,
           "request name could not be resolved: " + failure.message());
-      next.$bang(session.markAsFailed());
+      proceed(session.markAsFailed());
       return;
     }
     String name = ((Success<String>) resolved).value();
@@ -143,7 +143,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
     } else {
       latencies.recordOk(name, intendedNanos, sentNanos, receivedNanos);
       log(afterChecks, name, start, end, OK$.MODULE$, result.status(), null);
-      next.$bang(afterChecks.logGroupRequestTimings(start, end));
+      proceed(afterChecks.logGroupRequestTimings(start, end));
     }
   }
 
@@ -152,7 +152,7 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
     Runnable ko =
         () -> {
           log(session, name, start, end, KO$.MODULE$, status, message);
-          next.$bang(session.markAsFailed().logGroupRequestTimings(start, end));
+          proceed(session.markAsFailed().logGroupRequestTimings(start, end));
         };
     onEventLoop(session, ko);
   }

@@ -84,7 +84,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
   public void execute(Session session) {
     String key = resolve(spec.streamKey(), session, "stream name");
     if (key == null) {
-      next.$bang(session.markAsFailed());
+      proceed(session.markAsFailed());
       return;
     }
     OpenStream<Req, Res> stream = find(session, key);
@@ -92,7 +92,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     // a verb on a stream reports under the name the stream was opened with: no EL per message
     String name = stream != null && !opens ? stream.requestName() : resolve(spec.name(), session, "request name");
     if (name == null) {
-      next.$bang(session.markAsFailed());
+      proceed(session.markAsFailed());
       return;
     }
     switch (verb) {
@@ -119,7 +119,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     }
     OpenStream<Req, Res> opened = open(session, name, key);
     if (opened != null) {
-      next.$bang(session.set(key, opened));
+      proceed(session.set(key, opened));
     }
   }
 
@@ -170,7 +170,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     if (await != null) {
       awaitMessages(going, name, stream);
     } else {
-      stream.whenReady(() -> next.$bang(going));
+      stream.whenReady(() -> proceed(going));
     }
   }
 
@@ -180,7 +180,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       return;
     }
     stream.halfClose();
-    next.$bang(session);
+    proceed(session);
   }
 
   private void awaitEnd(Session session, String name, String key, OpenStream<Req, Res> stream) {
@@ -188,7 +188,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       refuse(session, name, neverStarted(key, "awaitStreamEnd"));
       return;
     }
-    stream.whenEnded(() -> next.$bang(stream.finish(session)));
+    stream.whenEnded(() -> proceed(stream.finish(session)));
   }
 
   private void awaitMessages(Session session, String name, String key, OpenStream<Req, Res> stream) {
@@ -206,11 +206,11 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     stream.whenMessages(
         await.count(),
         await.timeout(),
-        () -> next.$bang(session),
+        () -> proceed(session),
         why -> {
           latencies.recordFailedCall(name, IntendedSend.NONE, fromNanos, System.nanoTime(), why);
           log(session, name, fromMillis, clock.nowMillis(), KO$.MODULE$, "STREAM", why);
-          next.$bang(session.markAsFailed());
+          proceed(session.markAsFailed());
         });
   }
 
@@ -220,7 +220,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       return;
     }
     stream.cancelByUser();
-    next.$bang(stream.finish(session));
+    proceed(stream.finish(session));
   }
 
   /** A new stream, or null when it could not be opened (then the KO is logged and the user goes on). */
@@ -240,7 +240,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       stream.openFailed();
       latencies.recordFailedCall(name, IntendedSend.NONE, stream.startNanos, System.nanoTime(), failure.message());
       log(session, name, stream.startMillis, clock.nowMillis(), KO$.MODULE$, failure.status(), failure.message());
-      next.$bang(session.markAsFailed());
+      proceed(session.markAsFailed());
       return null;
     }
   }
@@ -254,7 +254,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
     long now = clock.nowMillis();
     latencies.recordUnsent(name, message);
     log(session, name, now, now, KO$.MODULE$, "STREAM", message);
-    next.$bang(session.markAsFailed());
+    proceed(session.markAsFailed());
   }
 
   private String resolve(scala.Function1<Session, Validation<String>> expression, Session session, String what) {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import protocols.core.MessageResponseTimePolicy;
 import protocols.testkit.GatlingRun;
+import streaming.pb.Item;
 import streaming.pb.StreamsGrpc;
 
 /**
@@ -36,14 +37,26 @@ class GrpcAwaitMessagesTest {
     server.close();
   }
 
+  /** A step that adds the time (ms) when the user passes it to {@code times}. */
+  private static ChainBuilder noteTheTime(List<Long> times) {
+    return exec(session -> {
+      times.add(System.nanoTime() / 1_000_000);
+      return session;
+    });
+  }
+
+  /** The echo stream, each echo timed from the message it answers. */
+  private static GrpcStreamBuilder<Item, Item> pingPong() {
+    return grpc("echo")
+        .bidiStream(StreamsGrpc.getEchoMethod())
+        .messageResponseTimePolicy(MessageResponseTimePolicy.FromLastMessageSent);
+  }
+
   @Test
   void theUserGoesOnOnlyOnceThatManyMessagesHaveArrived() {
     var items = grpc("items").serverStream(StreamsGrpc.getItemsMethod());
     List<Long> times = new CopyOnWriteArrayList<>();
-    ChainBuilder now = exec(session -> {
-      times.add(System.nanoTime() / 1_000_000);
-      return session;
-    });
+    ChainBuilder now = noteTheTime(times);
 
     GatlingRun run =
         runOnce(
@@ -60,10 +73,7 @@ class GrpcAwaitMessagesTest {
 
   @Test
   void sendThenAwaitOneIsAPingPong() {
-    var echo =
-        grpc("echo")
-            .bidiStream(StreamsGrpc.getEchoMethod())
-            .messageResponseTimePolicy(MessageResponseTimePolicy.FromLastMessageSent);
+    var echo = pingPong();
 
     GatlingRun run =
         runOnce(
@@ -80,10 +90,7 @@ class GrpcAwaitMessagesTest {
 
   @Test
   void sendThenAwaitInOneActionIsAPingPongCountingEveryEcho() {
-    var echo =
-        grpc("echo")
-            .bidiStream(StreamsGrpc.getEchoMethod())
-            .messageResponseTimePolicy(MessageResponseTimePolicy.FromLastMessageSent);
+    var echo = pingPong();
 
     GatlingRun run =
         runOnce(
@@ -103,10 +110,7 @@ class GrpcAwaitMessagesTest {
   void sendThenAwaitGoesOnOnlyOnceThatManyMessagesHaveArrived() {
     var items = grpc("items").serverStream(StreamsGrpc.getItemsMethod());
     List<Long> times = new CopyOnWriteArrayList<>();
-    ChainBuilder now = exec(session -> {
-      times.add(System.nanoTime() / 1_000_000);
-      return session;
-    });
+    ChainBuilder now = noteTheTime(times);
 
     GatlingRun run = runOnce(server.target(), exec(now, items.send(ask(2, 300)).awaitMessages(2), now, items.awaitStreamEnd()));
 
