@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  * @param <R> a reply as the codec decodes it
  * @param <F> the framework's failure (status and message for the report)
  */
-public abstract class NettyConnection<K, R, F extends RuntimeException> implements AutoCloseable {
+public abstract class NettyConnection<K, R, F extends RuntimeException> implements PooledClient {
 
   protected final String address;
   protected final PendingCalls<K, R> pending = new PendingCalls<>();
@@ -125,7 +125,7 @@ public abstract class NettyConnection<K, R, F extends RuntimeException> implemen
   }
 
   /** Whether any reply came on this connection. */
-  public final boolean anyReply() {
+  public final boolean answered() {
     return anyReply;
   }
 

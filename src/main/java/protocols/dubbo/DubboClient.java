@@ -4,19 +4,20 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.rpc.model.ModuleModel;
+import protocols.core.PooledClient;
+import protocols.core.Reachability;
 
 /**
  * One client of the load test: a Dubbo module of its own, whose references (one per service it calls,
  * created on first use) each hold their own connection to each provider. Closing it closes them.
  */
-public final class DubboClient {
+public final class DubboClient implements PooledClient {
 
   private final DubboConsumer consumer;
   private final ModuleModel module;
   private final Map<ServiceKey, Object> references = new ConcurrentHashMap<>();
-  private volatile boolean answered;
-  /** Why a call could not reach the provider: the pool replaces the client (see {@link #unreachable}). */
-  private volatile Throwable unreachable;
+  /** Whether the provider answered, and why a call could not reach it: the pool replaces the client then (see {@link #unreachable}). */
+  private final Reachability reachability = new Reachability();
 
   DubboClient(DubboConsumer consumer, ModuleModel module) {
     this.consumer = consumer;
@@ -56,19 +57,19 @@ public final class DubboClient {
   }
 
   /** False once a call could not reach the provider, or the client is closed. */
-  boolean isUsable() {
-    return unreachable == null && isOpen();
+  @Override
+  public boolean isUsable() {
+    return reachability.isReachable() && isOpen();
   }
 
   /** The provider answered a call (with a result or its own exception): the target is alive. */
-  void answered() {
-    if (!answered) {
-      answered = true;
-    }
+  void hasBeenAnswered() {
+    reachability.answered();
   }
 
-  boolean hasAnswered() {
-    return answered;
+  @Override
+  public boolean answered() {
+    return reachability.hasAnswered();
   }
 
   /**
@@ -79,18 +80,19 @@ public final class DubboClient {
    * targets only: through a registry, no provider may mean none registered yet.
    */
   void unreachable(Throwable cause) {
-    if (unreachable == null && consumer.isDirect() && isOpen()) {
+    if (reachability.isReachable() && consumer.isDirect() && isOpen()) {
       // as the report reads it: the KOs of the backoff group by message
-      unreachable = new IllegalStateException(DubboFailures.describe(cause, "the call").message(), cause);
+      reachability.unreachable(new IllegalStateException(DubboFailures.describe(cause, "the call").message(), cause));
     }
   }
 
-  /** Why the client never got an answer, or null when it did (or has not failed). */
-  Throwable failedBeforeAnswering() {
-    return answered ? null : unreachable;
+  @Override
+  public Throwable failedBeforeAnswering() {
+    return reachability.failedBeforeAnswering();
   }
 
-  void close() {
+  @Override
+  public void close() {
     references.clear();
     if (!module.isDestroyed()) {
       module.destroy();

@@ -1,34 +1,13 @@
 package protocols.dubbo;
 
-import protocols.core.ClientFactory;
 import protocols.core.ClientIo;
+import protocols.core.PooledClientFactory;
 
-/** Opens and closes the Dubbo clients of a {@link DubboProtocol}. */
-final class DubboClients implements ClientFactory<DubboProtocol, DubboClient> {
+/** Opens the Dubbo clients of a {@link DubboProtocol}; each says itself whether it is still usable. */
+final class DubboClients implements PooledClientFactory<DubboProtocol, DubboClient> {
 
   @Override
   public DubboClient open(DubboProtocol protocol, ClientIo io) { // Dubbo brings its own Netty threads
     return protocol.consumer.openClient();
-  }
-
-  @Override
-  public void close(DubboClient client) {
-    client.close();
-  }
-
-  @Override
-  public boolean isUsable(DubboClient client) {
-    // false once a call could not reach the provider: replaced (behind the reconnect backoff if it never answered)
-    return client.isUsable();
-  }
-
-  @Override
-  public Throwable failedBeforeAnswering(DubboClient client) {
-    return client.failedBeforeAnswering();
-  }
-
-  @Override
-  public boolean answered(DubboClient client) {
-    return client.hasAnswered();
   }
 }

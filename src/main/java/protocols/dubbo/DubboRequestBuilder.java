@@ -71,11 +71,11 @@ abstract class DubboRequestBuilder<B extends DubboRequestBuilder<B, Req, Res>, R
   /** For the reconnect backoff: a reply or the provider's own exception is an answer, no way through is not. */
   private static void noteOutcome(DubboClient client, Throwable failure) {
     if (failure == null) {
-      client.answered();
+      client.hasBeenAnswered();
     } else if (DubboFailures.isUnreachable(failure)) {
       client.unreachable(failure);
     } else if (DubboFailures.isProviders(failure)) {
-      client.answered();
+      client.hasBeenAnswered();
     }
   }
 

@@ -8,21 +8,22 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import protocols.core.PooledClient;
+import protocols.core.Reachability;
 
 /**
  * One Motan client of a simulation: one Motan referer per service interface it is asked for, each with
  * its own Netty client of {@code minClientConnections} connections. Referers are made on first use.
  */
-final class MotanClient {
+final class MotanClient implements PooledClient {
 
   private static final Logger LOG = LoggerFactory.getLogger(MotanClient.class);
 
   private final MotanProtocol protocol;
   private final Map<Class<?>, RefererConfig<?>> referers = new ConcurrentHashMap<>();
   private volatile boolean closed;
-  private volatile boolean answered;
-  /** Why a call found no provider: the client is replaced, and counts against the reconnect backoff if it never answered. */
-  private volatile Throwable unreachable;
+  /** Whether the provider answered, and why a call could not reach it: the pool replaces the client then (see {@link #unreachable}). */
+  private final Reachability reachability = new Reachability();
 
   MotanClient(MotanProtocol protocol) {
     this.protocol = protocol;
@@ -70,19 +71,20 @@ final class MotanClient {
     return referer;
   }
 
-  boolean isOpen() {
-    return !closed && unreachable == null;
+  /** False once a call found no provider, or the client is closed. */
+  @Override
+  public boolean isUsable() {
+    return !closed && reachability.isReachable();
   }
 
   /** The provider answered a call (with a result or its own exception). */
-  void answered() {
-    if (!answered) {
-      answered = true;
-    }
+  void hasBeenAnswered() {
+    reachability.answered();
   }
 
-  boolean hasAnswered() {
-    return answered;
+  @Override
+  public boolean answered() {
+    return reachability.hasAnswered();
   }
 
   /**
@@ -94,18 +96,19 @@ final class MotanClient {
    */
   void unreachable(Throwable cause) {
     // through a registry, no provider may mean none registered yet: its subscription waits for them
-    if (unreachable == null && !closed && protocol.registry == null) {
+    if (reachability.isReachable() && !closed && protocol.registry == null) {
       // as the report reads it, without Motan's request id and local port (the KOs group by message)
-      unreachable = new IllegalStateException(MotanFailures.describe(cause).message(), cause);
+      reachability.unreachable(new IllegalStateException(MotanFailures.describe(cause).message(), cause));
     }
   }
 
-  /** Why the client never got an answer, or null when it did. */
-  Throwable failedBeforeAnswering() {
-    return answered ? null : unreachable;
+  @Override
+  public Throwable failedBeforeAnswering() {
+    return reachability.failedBeforeAnswering();
   }
 
-  void close() {
+  @Override
+  public void close() {
     closed = true;
     for (RefererConfig<?> referer : referers.values()) {
       try {

@@ -101,7 +101,7 @@ public final class MotanRequestBuilder<S, Req, Res>
   /** For the reconnect backoff: the provider's own exception is an answer, no provider is not. */
   private static void noteFailure(MotanClient client, Throwable failure) {
     if (failure instanceof MotanBizException) {
-      client.answered();
+      client.hasBeenAnswered();
     } else if (failure != null && "UNAVAILABLE".equals(MotanFailures.describe(failure).status())) {
       client.unreachable(failure);
     }
@@ -120,7 +120,7 @@ public final class MotanRequestBuilder<S, Req, Res>
       result.completeExceptionally(done.getException());
       return;
     }
-    client.answered();
+    client.hasBeenAnswered();
     Object value;
     try {
       value = done.getValue(); // done: never waits; deserializes into the method's result type

@@ -1,11 +1,11 @@
 package protocols.rpcx;
 
 import protocols.core.ClientIo;
-import protocols.core.NettyConnectionFactory;
+import protocols.core.PooledClientFactory;
 import protocols.rpcx.client.RpcxConnection;
 
 /** Opens the connections of an {@link RpcxProtocol}: one per client of the connection model. */
-final class RpcxClients implements NettyConnectionFactory<RpcxProtocol, RpcxConnection> {
+final class RpcxClients implements PooledClientFactory<RpcxProtocol, RpcxConnection> {
 
   @Override
   public RpcxConnection open(RpcxProtocol protocol, ClientIo io) {

@@ -1,11 +1,11 @@
 package protocols.thrift;
 
 import protocols.core.ClientIo;
-import protocols.core.NettyConnectionFactory;
+import protocols.core.PooledClientFactory;
 import protocols.thrift.client.ThriftConnection;
 
 /** Opens the connections of a {@link ThriftProtocol}: one per client of its connection model. */
-final class ThriftConnections implements NettyConnectionFactory<ThriftProtocol, ThriftConnection> {
+final class ThriftConnections implements PooledClientFactory<ThriftProtocol, ThriftConnection> {
 
   @Override
   public ThriftConnection open(ThriftProtocol protocol, ClientIo io) {

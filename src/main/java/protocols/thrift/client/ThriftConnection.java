@@ -150,7 +150,7 @@ public final class ThriftConnection extends NettyConnection<Integer, ThriftReply
   }
 
   private String neverAnswered() {
-    return anyReply() || !anyCallSent()
+    return answered() || !anyCallSent()
         ? ""
         : " (the server never answered on this connection: if every call ends so, the server may not speak "
             + settings.wire()
