@@ -15,8 +15,15 @@ import io.grpc.ManagedChannelBuilder;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import protocols.core.ProbeSimulation;
 import protocols.testkit.Doorman;
@@ -110,5 +117,174 @@ class GrpcReconnectBackoffTest {
         maxDelay,
         say().check(response(BenchmarkMessage::getField1).is(BenchmarkMessages.OK)),
         50);
+  }
+
+  /** Users with a channel each in the lost-server test; {@code -DgrpcBackoffUsers=N} to try another count. */
+  private static final int LOST_SERVER_USERS = Integer.getInteger("grpcBackoffUsers", 1000);
+
+  /** How long the lost server stays away: long enough for a backoff of 100 ms doubling to reach 1 s and stay there. */
+  private static final long DOWN_MILLIS = 5000;
+
+  /**
+   * Channels that were READY and lost their server mid-run: while it is away (a {@link Doorman} on its
+   * port counts every connection), the users' channels knock through the pool's backoff, not on
+   * grpc-java's schedule per channel; once the server is back on the same port, calls are OK again
+   * within one of our steps, not after grpc-java's current step (up to 120 s).
+   */
+  @Test
+  void channelsThatLoseTheirServerMidRunReconnectThroughTheBackoffAndRecoverWithinOneStep() throws Exception {
+    warmUp();
+    int users = LOST_SERVER_USERS;
+    Duration maxDelay = Duration.ofSeconds(1);
+    int port;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = probe.getLocalPort();
+    }
+    AtomicReference<GrpcBenchmarkServer> server =
+        new AtomicReference<>(GrpcBenchmarkServer.start("127.0.0.1", port, Duration.ZERO));
+    Map<Long, Long> okBefore = new ConcurrentHashMap<>();
+    Map<Long, Long> okAgain = new ConcurrentHashMap<>();
+    AtomicLong back = new AtomicLong();
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicReference<Throwable> driverFailure = new AtomicReference<>();
+    long[] down = new long[2]; // nanoTime when the server stopped, when the doorman left
+    List<Long> knocks = new ArrayList<>();
+
+    Thread driver =
+        new Thread(
+            () -> {
+              try {
+                awaitTrue(() -> okBefore.size() == users, 30_000, () -> okBefore.size() + " of " + users + " users had an OK before the stop");
+                server.getAndSet(null).close();
+                down[0] = System.nanoTime();
+                try (Doorman doorman = bindAgain(port)) {
+                  Thread.sleep(DOWN_MILLIS);
+                  down[1] = System.nanoTime();
+                  doorman.close();
+                  knocks.addAll(doorman.accepted);
+                }
+                server.set(startAgain(port));
+                back.set(System.nanoTime());
+                awaitTrue(() -> okAgain.size() == users, 20_000, () -> okAgain.size() + " of " + users + " users had an OK again");
+              } catch (Throwable e) {
+                driverFailure.set(e);
+              } finally {
+                done.set(true);
+              }
+            },
+            "lost-server-driver");
+    driver.setDaemon(true);
+
+    ProbeSimulation.define(
+        sim ->
+            sim.setUp(
+                    scenario("lost server")
+                        .asLongAsDuring(session -> !done.get(), Duration.ofSeconds(90))
+                        .on(
+                            exec(say().check(response(BenchmarkMessage::getField1).is(BenchmarkMessages.OK)))
+                                .exec(
+                                    session -> {
+                                      if (!session.isFailed()) {
+                                        long now = System.nanoTime();
+                                        long returned = back.get();
+                                        (returned != 0 && now > returned ? okAgain : okBefore).putIfAbsent(session.userId(), now);
+                                      }
+                                      return session.markAsSucceeded();
+                                    })
+                                .pause(Duration.ofMillis(50)))
+                        .injectOpen(atOnceUsers(users)))
+                .protocols(grpc.target("127.0.0.1:" + port).channelPerUser().reconnectBackoff(Duration.ofMillis(100), maxDelay)));
+    GatlingRun run;
+    try {
+      driver.start();
+      run = GatlingRun.run(ProbeSimulation.class, Map.of());
+      driver.join(30_000);
+    } finally {
+      GrpcBenchmarkServer left = server.get();
+      if (left != null) {
+        left.close();
+      }
+    }
+
+    String load = loadAverage();
+    assertNull(driverFailure.get(), () -> driverFailure.get() + "; " + load + "; KOs: " + run.errors("say"));
+    // once the first second after the stop has passed: at most 50 connection attempts a second in all
+    long afterFirstSecond = down[0] + 1_000_000_000L;
+    long counted = knocks.stream().filter(t -> t >= afterFirstSecond).count();
+    double seconds = (down[1] - afterFirstSecond) / 1e9;
+    String figures =
+        counted + " connections in the " + String.format("%.1f", seconds) + " s after the first second ("
+            + String.format("%.1f", counted / seconds) + "/s), " + knocks.size() + " in all while down, by second "
+            + perSecond(knocks, down[0]) + "; " + users + " users; " + load;
+    assertTrue(counted > 0, "no channel tried to reconnect while the server was away: " + figures);
+    assertTrue(counted <= 50 * seconds, figures);
+    long firstOk = okAgain.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+    long lastFirstOk = okAgain.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+    long firstMillis = (firstOk - back.get()) / 1_000_000;
+    long allMillis = (lastFirstOk - back.get()) / 1_000_000;
+    String recovery = "first OK " + firstMillis + " ms after the server came back, every user's " + allMillis + " ms; " + figures;
+    System.out.println("lost server: " + recovery);
+    // one step of at most maxDelay, plus slack for a loaded machine
+    assertTrue(firstMillis <= maxDelay.toMillis() + 1500, recovery + "; KOs: " + run.errors("say"));
+    assertTrue(run.errors("say").contains("reconnecting in "), run.errors("say"));
+  }
+
+  private interface Condition {
+    boolean holds();
+  }
+
+  private static void awaitTrue(Condition condition, long millis, java.util.function.Supplier<String> otherwise) throws InterruptedException {
+    long until = System.nanoTime() + millis * 1_000_000;
+    while (!condition.holds()) {
+      if (System.nanoTime() > until) {
+        throw new AssertionError("after " + millis + " ms: " + otherwise.get());
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /** The port was the server's a moment ago; a reconnecting client may hold it for a moment (see ServerComesBack). */
+  private static Doorman bindAgain(int port) throws Exception {
+    long giveUp = System.nanoTime() + 3_000_000_000L;
+    while (true) {
+      try {
+        return new Doorman(port);
+      } catch (java.io.IOException held) {
+        if (System.nanoTime() > giveUp) {
+          throw held;
+        }
+        Thread.sleep(20);
+      }
+    }
+  }
+
+  private static GrpcBenchmarkServer startAgain(int port) throws Exception {
+    long giveUp = System.nanoTime() + 3_000_000_000L;
+    while (true) {
+      try {
+        return GrpcBenchmarkServer.start("127.0.0.1", port, Duration.ZERO);
+      } catch (Exception held) {
+        if (System.nanoTime() > giveUp) {
+          throw held;
+        }
+        Thread.sleep(20);
+      }
+    }
+  }
+
+  private static Map<Long, Integer> perSecond(List<Long> times, long from) {
+    Map<Long, Integer> bySecond = new TreeMap<>();
+    for (long t : times) {
+      bySecond.merge((t - from) / 1_000_000_000L, 1, Integer::sum);
+    }
+    return bySecond;
+  }
+
+  private static String loadAverage() {
+    try {
+      return "load average " + java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+    } catch (java.io.IOException e) {
+      return "load average unknown";
+    }
   }
 }
