@@ -110,6 +110,9 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
 
   @Override
   public void close(ManagedChannel channel) throws InterruptedException {
+    if (((WatchedChannel) channel).lost() && channel.awaitTermination(1, TimeUnit.SECONDS)) {
+      return; // a lost channel's calls in flight (after a GOAWAY) had their second to finish
+    }
     channel.shutdownNow().awaitTermination(1, TimeUnit.SECONDS);
   }
 }
