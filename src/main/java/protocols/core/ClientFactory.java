@@ -16,7 +16,12 @@ public interface ClientFactory<P, C> {
 
   void close(C client) throws Exception;
 
-  /** A client found broken (closed by the server, say) is closed and replaced on its next use. */
+  /**
+   * A client found broken (closed by the server, say) is closed and replaced on its next use. A client
+   * that worked and then lost its connection should say false at once rather than reconnect by itself
+   * on its library's schedule: its replacement is a new attempt, which the {@link ReconnectBackoff}
+   * holds back and counts when it fails (gRPC's channels and the Netty connections alike).
+   */
   default boolean isUsable(C client) {
     return true;
   }

@@ -150,7 +150,7 @@ final class ClientPool<P, C> implements AutoCloseable {
   private C open(ClientIo io) throws Exception {
     C last = probe;
     if (last != null && backoff.holding() && factory.answered(last)) {
-      backoff.answered(); // the step's attempt got through: every user may connect again
+      answered(); // the step's attempt got through: every user may connect again
     }
     int step = backoff.beforeAttempt();
     // a client that fails to open is not counted: Dubbo's and Motan's connect (and reconnect) by themselves
@@ -164,9 +164,19 @@ final class ClientPool<P, C> implements AutoCloseable {
 
   private C inUse(C client) {
     if (backoff.holding() && factory.answered(client)) {
-      backoff.answered();
+      answered();
     }
     return client;
+  }
+
+  /**
+   * The backoff ends, and its probe is forgotten: a probe answers for good ({@link
+   * ClientFactory#answered} stays true), so kept, it would end the backoff of the next outage at once,
+   * after the very first failure, and every user would knock again.
+   */
+  private void answered() {
+    backoff.answered();
+    probe = null;
   }
 
   /** Closes a client found unusable; one that never worked counts against the target's backoff. */

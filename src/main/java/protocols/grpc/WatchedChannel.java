@@ -19,6 +19,14 @@ import java.util.concurrent.TimeUnit;
  * ExponentialBackoffPolicy.Provider): a thousand channels to a dead target would knock a thousand
  * times a second, then every 1.6 s. So a channel that fails before it was ever ready is shut down at
  * once, and the pool's backoff ({@link protocols.core.ReconnectBackoff}) decides when a new one may try.
+ *
+ * <p>A channel that was ready and lost its connection (server gone, or its GOAWAY) is shut down too, as
+ * soon as it leaves READY, and replaced by the pool like a Netty connection that broke after it worked:
+ * its replacement is a new attempt, and it counts against the backoff if it fails. Left alone, such a
+ * channel goes IDLE (not TRANSIENT_FAILURE), still looks usable, and reconnects on grpc-java's schedule:
+ * 1000 channels knocked about 470 times a second at a dead server, and came back only after grpc-java's
+ * current step (tens of seconds). {@code shutdown()}, not {@code shutdownNow()}: after a GOAWAY the
+ * calls in flight on the old connection may still finish.
  */
 final class WatchedChannel extends ManagedChannel {
 
@@ -28,6 +36,8 @@ final class WatchedChannel extends ManagedChannel {
   private final boolean backsOff;
   private volatile ConnectivityState state = ConnectivityState.IDLE;
   private volatile boolean wasReady;
+  /** Was ready, then left READY: shut down (gracefully) for the pool to replace. */
+  private volatile boolean lost;
   /** How the last call failed before the channel was ever ready: the cause a backoff reports. */
   private volatile Status failure;
 
@@ -49,6 +59,11 @@ final class WatchedChannel extends ManagedChannel {
         channel.shutdownNow(); // before grpc-java's own backoff tries again
         state = ConnectivityState.SHUTDOWN;
         return;
+      } else if (wasReady && backsOff && now != ConnectivityState.SHUTDOWN) {
+        lost = true; // before grpc-java reconnects on its own (at the next call, then 1 s, 1.6 s...)
+        channel.shutdown();
+        state = ConnectivityState.SHUTDOWN;
+        return;
       }
       if (now != ConnectivityState.SHUTDOWN) {
         watch(now);
@@ -56,7 +71,7 @@ final class WatchedChannel extends ManagedChannel {
     });
   }
 
-  /** False once the channel failed to connect, or lost its connection and failed to get it back. */
+  /** False once the channel failed to connect, or lost the connection it had. */
   boolean usable() {
     ConnectivityState now = state;
     return (now != ConnectivityState.TRANSIENT_FAILURE || !backsOff) && now != ConnectivityState.SHUTDOWN && !channel.isShutdown();
@@ -64,6 +79,11 @@ final class WatchedChannel extends ManagedChannel {
 
   boolean wasReady() {
     return wasReady;
+  }
+
+  /** Whether it was ready and then lost its connection (and is shutting down). */
+  boolean lost() {
+    return lost;
   }
 
   /** Why the channel never connected, or null when it did. */

@@ -15,7 +15,12 @@ public final class Doorman implements AutoCloseable {
   public volatile Runnable afterFirst = () -> {};
 
   public Doorman() throws IOException {
-    listener = new ServerSocket(0, 4096, InetAddress.getLoopbackAddress());
+    this(0);
+  }
+
+  /** On a given port: where a real server was just stopped, to count the connections its clients make. */
+  public Doorman(int port) throws IOException {
+    listener = new ServerSocket(port, 4096, InetAddress.getLoopbackAddress());
     Thread thread = new Thread(this::serve, "doorman");
     thread.setDaemon(true);
     thread.start();
