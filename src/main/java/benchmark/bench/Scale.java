@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,7 +35,29 @@ public final class Scale {
   /** What one framework's injector looked like at each level. */
   public record Row(
       String framework, long calls, double successPercent, double throughput,
-      int threadsAtLow, int threadsAtHigh, int maxFds, long maxHeapAfterGcMiB, String problem) {}
+      int threadsAtLow, int threadsAtHigh, int maxFds, long maxHeapAfterGcMiB, String problem,
+      Map<String, Integer> threadNamesAtLow, Map<String, Integer> threadNamesAtHigh) {
+
+    Row(String framework, long calls, double successPercent, double throughput,
+        int threadsAtLow, int threadsAtHigh, int maxFds, long maxHeapAfterGcMiB, String problem) {
+      this(framework, calls, successPercent, throughput, threadsAtLow, threadsAtHigh, maxFds, maxHeapAfterGcMiB, problem, Map.of(), Map.of());
+    }
+
+    /** The thread names whose count differs between the two levels: "name a → b". */
+    List<String> threadsThatChanged() {
+      java.util.TreeSet<String> names = new java.util.TreeSet<>(threadNamesAtLow.keySet());
+      names.addAll(threadNamesAtHigh.keySet());
+      List<String> changed = new ArrayList<>();
+      for (String name : names) {
+        int a = threadNamesAtLow.getOrDefault(name, 0);
+        int b = threadNamesAtHigh.getOrDefault(name, 0);
+        if (a != b) {
+          changed.add("`" + name + "` " + a + " → " + b);
+        }
+      }
+      return changed;
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     execute();
@@ -65,6 +88,11 @@ public final class Scale {
       md.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.0f | %d | %d | %d | %d |%s%n", r.framework(), r.calls(), r.successPercent(),
           r.throughput(), r.threadsAtLow(), r.threadsAtHigh(), r.maxFds(), r.maxHeapAfterGcMiB(), r.problem() == null ? "" : " " + r.problem()));
     }
+    md.append(String.format("%nThreads whose count differs between the levels, by name (/proc's thread names, digits folded to #), at each level's largest sample:%n%n"));
+    for (Row r : rows) {
+      List<String> changed = r.threadsThatChanged();
+      md.append("- ").append(r.framework()).append(": ").append(changed.isEmpty() ? "none" : String.join(", ", changed)).append(System.lineSeparator());
+    }
     Files.writeString(out.resolve("scale.md"), md.toString());
     System.out.println(md);
     return out;
@@ -83,14 +111,17 @@ public final class Scale {
     long lowEnds = ramp.plus(hold).toNanos();
     long highFrom = lowEnds + ramp.toNanos();
     int threadsLow = 0, threadsHigh = 0, maxFds = 0;
+    Map<String, Integer> namesLow = Map.of(), namesHigh = Map.of();
     while (gatling.isAlive()) {
       Thread.sleep(2000);
       long t = System.nanoTime() - start;
       int threads = threads(gatling.pid());
-      if (t > ramp.toNanos() && t < lowEnds) {
-        threadsLow = Math.max(threadsLow, threads);
-      } else if (t > highFrom) {
-        threadsHigh = Math.max(threadsHigh, threads);
+      if (t > ramp.toNanos() && t < lowEnds && threads > threadsLow) {
+        threadsLow = threads;
+        namesLow = threadNames(gatling.pid());
+      } else if (t > highFrom && threads > threadsHigh) {
+        threadsHigh = threads;
+        namesHigh = threadNames(gatling.pid());
       }
       maxFds = Math.max(maxFds, fds(gatling.pid()));
       if (t > ramp.multipliedBy(2).plus(hold.multipliedBy(2)).plusSeconds(180).toNanos()) {
@@ -99,11 +130,34 @@ public final class Scale {
     }
     JsonNode say = GatlingResults.measured(GatlingResults.newestRun(dir.resolve("gatling")));
     if (say == null) {
-      return new Row(framework.id(), 0, 0, 0, threadsLow, threadsHigh, maxFds, maxAfterGc(gcLog), "no record" + Jvms.tail(dir.resolve("gatling.log")));
+      return new Row(framework.id(), 0, 0, 0, threadsLow, threadsHigh, maxFds, maxAfterGc(gcLog), "no record" + Jvms.tail(dir.resolve("gatling.log")),
+          namesLow, namesHigh);
     }
     long count = say.get("count").asLong();
     return new Row(framework.id(), count, count == 0 ? 0 : 100.0 * say.get("ok").asLong() / count, say.get("throughput").asDouble(),
-        threadsLow, threadsHigh, maxFds, maxAfterGc(gcLog), null);
+        threadsLow, threadsHigh, maxFds, maxAfterGc(gcLog), null, namesLow, namesHigh);
+  }
+
+  /**
+   * The process's threads counted by name, digits folded to {@code #} ("pool-1-thread-2" and
+   * "pool-1-thread-3" are "pool-#-thread-#"): the JVM gives each thread's name, cut to 15 characters,
+   * to the kernel, which shows it in /proc.
+   */
+  static Map<String, Integer> threadNames(long pid) {
+    Map<String, Integer> names = new java.util.TreeMap<>();
+    try (Stream<Path> tasks = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        try {
+          String name = Files.readString(task.resolve("comm")).trim().replaceAll("\\d+", "#");
+          names.merge(name, 1, Integer::sum);
+        } catch (IOException e) {
+          // the thread ended between the listing and the read
+        }
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      // the process ended between two samples
+    }
+    return names;
   }
 
   static int threads(long pid) {
