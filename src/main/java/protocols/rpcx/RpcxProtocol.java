@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import protocols.core.ConnectionModel;
 import protocols.core.RpcProtocol;
+import protocols.core.ReconnectBackoff;
 import protocols.core.RpcProtocolKey;
 import protocols.rpcx.client.RpcxClientSettings;
 import protocols.rpcx.client.RpcxConnection;
@@ -20,18 +21,26 @@ public final class RpcxProtocol implements RpcProtocol {
   final Duration timeout;
   final SerializeType serializeType;
   final Map<String, String> metadata;
+  final ReconnectBackoff.Settings reconnects;
 
   RpcxProtocol(
       RpcxClientSettings client,
       ConnectionModel connections,
       Duration timeout,
       SerializeType serializeType,
-      Map<String, String> metadata) {
+      Map<String, String> metadata,
+      ReconnectBackoff.Settings reconnects) {
     this.client = client;
     this.connections = connections;
     this.timeout = timeout;
     this.serializeType = serializeType;
     this.metadata = metadata;
+    this.reconnects = reconnects;
+  }
+
+  @Override
+  public ReconnectBackoff.Settings reconnectBackoff() {
+    return reconnects;
   }
 
   @Override

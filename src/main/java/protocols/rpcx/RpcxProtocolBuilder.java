@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import protocols.core.ConnectionModel;
 import protocols.core.HostAndPort;
+import protocols.core.ReconnectBackoff;
 import protocols.rpcx.client.RpcxClientSettings;
 import protocols.rpcx.codec.CompressType;
 import protocols.rpcx.codec.RpcxDecoder;
@@ -29,6 +30,7 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
   private final Duration heartbeat;
   private final int maxFrameLength;
   private final Map<String, String> metadata;
+  private final ReconnectBackoff.Settings reconnects;
 
   RpcxProtocolBuilder() {
     this(
@@ -40,7 +42,8 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
         CompressType.NONE,
         Duration.ZERO,
         RpcxDecoder.DEFAULT_MAX_FRAME_LENGTH,
-        Map.of());
+        Map.of(),
+        ReconnectBackoff.DEFAULT);
   }
 
   private RpcxProtocolBuilder(
@@ -52,7 +55,8 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
       CompressType compression,
       Duration heartbeat,
       int maxFrameLength,
-      Map<String, String> metadata) {
+      Map<String, String> metadata,
+      ReconnectBackoff.Settings reconnects) {
     this.target = target;
     this.connections = connections;
     this.timeout = timeout;
@@ -62,6 +66,7 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
     this.heartbeat = heartbeat;
     this.maxFrameLength = maxFrameLength;
     this.metadata = metadata;
+    this.reconnects = reconnects;
   }
 
   /** The server, as {@code host:port}. */
@@ -70,7 +75,7 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
   }
 
   public RpcxProtocolBuilder target(HostAndPort target) {
-    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, serializeType, compression, heartbeat, maxFrameLength, metadata);
+    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, serializeType, compression, heartbeat, maxFrameLength, metadata, reconnects);
   }
 
   /** {@code count} connections shared round-robin by all users, each carrying many calls at once. */
@@ -87,18 +92,18 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
     if (model == null) {
       throw new IllegalArgumentException("rpcx.connections: expected a ConnectionModel, got null");
     }
-    return new RpcxProtocolBuilder(target, model, timeout, connectTimeout, serializeType, compression, heartbeat, maxFrameLength, metadata);
+    return new RpcxProtocolBuilder(target, model, timeout, connectTimeout, serializeType, compression, heartbeat, maxFrameLength, metadata, reconnects);
   }
 
   /** The timeout of calls that set none; also sent to the server as {@code __ServerTimeout}. */
   public RpcxProtocolBuilder timeout(Duration timeout) {
     return new RpcxProtocolBuilder(
-        target, connections, positive(timeout, "rpcx.timeout"), connectTimeout, serializeType, compression, heartbeat, maxFrameLength, metadata);
+        target, connections, positive(timeout, "rpcx.timeout"), connectTimeout, serializeType, compression, heartbeat, maxFrameLength, metadata, reconnects);
   }
 
   public RpcxProtocolBuilder connectTimeout(Duration connectTimeout) {
     return new RpcxProtocolBuilder(
-        target, connections, timeout, positive(connectTimeout, "rpcx.connectTimeout"), serializeType, compression, heartbeat, maxFrameLength, metadata);
+        target, connections, timeout, positive(connectTimeout, "rpcx.connectTimeout"), serializeType, compression, heartbeat, maxFrameLength, metadata, reconnects);
   }
 
   /**
@@ -109,7 +114,7 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
     if (type == null) {
       throw new IllegalArgumentException("rpcx.serializeType: expected none, json, protobuf, msgpack or thrift, got null");
     }
-    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, type, compression, heartbeat, maxFrameLength, metadata);
+    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, type, compression, heartbeat, maxFrameLength, metadata, reconnects);
   }
 
   /** {@code serializeType("json")}: the same, by name. */
@@ -126,7 +131,7 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
     if (type == null) {
       throw new IllegalArgumentException("rpcx.compression: expected NONE or GZIP, got null");
     }
-    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, serializeType, type, heartbeat, maxFrameLength, metadata);
+    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, serializeType, type, heartbeat, maxFrameLength, metadata, reconnects);
   }
 
   /**
@@ -135,7 +140,7 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
    */
   public RpcxProtocolBuilder heartbeat(Duration interval) {
     return new RpcxProtocolBuilder(
-        target, connections, timeout, connectTimeout, serializeType, compression, positive(interval, "rpcx.heartbeat"), maxFrameLength, metadata);
+        target, connections, timeout, connectTimeout, serializeType, compression, positive(interval, "rpcx.heartbeat"), maxFrameLength, metadata, reconnects);
   }
 
   /** The largest reply frame accepted, in bytes; a larger one closes the connection. 16 MiB by default. */
@@ -143,7 +148,7 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
     if (bytes < 16) {
       throw new IllegalArgumentException("rpcx.maxFrameLength: expected at least 16 bytes, got " + bytes);
     }
-    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, serializeType, compression, heartbeat, bytes, metadata);
+    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, serializeType, compression, heartbeat, bytes, metadata, reconnects);
   }
 
   /** Metadata sent with every call, such as {@code __AUTH}. */
@@ -153,7 +158,17 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
     }
     Map<String, String> all = new LinkedHashMap<>(metadata);
     all.put(key, value);
-    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, serializeType, compression, heartbeat, maxFrameLength, Map.copyOf(all));
+    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, serializeType, compression, heartbeat, maxFrameLength, Map.copyOf(all), reconnects);
+  }
+
+  /**
+   * How long to wait before connecting again to a target that refused a connection or closed it before
+   * answering: {@code firstDelay}, doubled at every further failure up to {@code maxDelay}, with jitter;
+   * meanwhile calls are RECONNECTING KOs at once (default 100 ms up to 5 s; see docs/rpcx.md).
+   */
+  public RpcxProtocolBuilder reconnectBackoff(Duration firstDelay, Duration maxDelay) {
+    return new RpcxProtocolBuilder(target, connections, timeout, connectTimeout, serializeType, compression, heartbeat, maxFrameLength, metadata,
+        ReconnectBackoff.Settings.of("rpcx.reconnectBackoff", firstDelay, maxDelay));
   }
 
   @Override
@@ -166,7 +181,8 @@ public final class RpcxProtocolBuilder implements ProtocolBuilder {
         connections,
         timeout,
         serializeType,
-        metadata);
+        metadata,
+        reconnects);
   }
 
   private static Duration positive(Duration d, String what) {
