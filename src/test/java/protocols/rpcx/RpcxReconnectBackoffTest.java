@@ -9,11 +9,8 @@ import benchmark.BenchmarkMessages;
 import benchmark.pb.BenchmarkMessage;
 import benchmark.rpcx.RpcxBenchmarkServer;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import protocols.core.ProbeSimulation;
-import protocols.testkit.Doorman;
-import protocols.testkit.GatlingRun;
+import protocols.testkit.DroppingTarget;
 import protocols.testkit.ServerComesBack;
 
 /**
@@ -29,26 +26,8 @@ class RpcxReconnectBackoffTest {
 
   @Test
   void aThousandUsersMakeAtMostFiftyConnectionAttemptsASecondAgainstATargetThatDropsThem() throws Exception {
-    try (Doorman doorman = new Doorman()) {
-      ProbeSimulation.define(
-          sim ->
-              sim.setUp(
-                      scenario("dropped")
-                          .during(Duration.ofSeconds(4))
-                          .on(exec(say()).pause(Duration.ofMillis(50)))
-                          .injectOpen(atOnceUsers(1000)))
-                  .protocols(rpcx.target("127.0.0.1:" + doorman.port()).connectionPerUser()));
-
-      GatlingRun run = GatlingRun.run(ProbeSimulation.class, Map.of());
-
-      // the first second holds the users' first attempts (1000, accepted here one after the other),
-      // the other 3 at most 50 a second; without the backoff, every call of every user reconnects
-      long attempts = doorman.accepted.size();
-      assertTrue(attempts <= 1000 + 3 * 50, attempts + " connections; " + run);
-      assertEquals(0, run.ok("say"), run.toString());
-      assertTrue(run.errors("say").contains("reconnecting in "), run.errors("say"));
-      assertTrue(run.errors("say").contains("after: connection to 127.0.0.1:" + doorman.port()), run.errors("say"));
-    }
+    DroppingTarget.assertAThousandUsersKnockAtMostFiftyTimesASecond(
+        port -> rpcx.target("127.0.0.1:" + port).connectionPerUser(), say(), port -> "connection to 127.0.0.1:" + port);
   }
 
   @Test
