@@ -12,9 +12,12 @@ class ScaleThreadNamesTest {
   @Test
   void threadsAreCountedByNameWithTheirNumbersFolded() throws Exception {
     CountDownLatch end = new CountDownLatch(1);
+    // the JVM gives a thread its name in the kernel as the thread begins, before its run(): wait for that
+    CountDownLatch running = new CountDownLatch(3);
     Thread[] started = new Thread[3];
     for (int i = 0; i < started.length; i++) {
       started[i] = new Thread(() -> {
+        running.countDown();
         try {
           end.await();
         } catch (InterruptedException e) {
@@ -24,10 +27,11 @@ class ScaleThreadNamesTest {
       started[i].start();
     }
     try {
-      Map<String, Integer> before = Scale.threadNames(ProcessHandle.current().pid());
+      assertTrue(running.await(10, java.util.concurrent.TimeUnit.SECONDS), "the probe threads did not start");
+      Map<String, Integer> names = Scale.threadNames(ProcessHandle.current().pid());
 
-      assertEquals(3, before.get("scale-probe-#"), before.toString());
-      assertTrue(before.values().stream().mapToInt(Integer::intValue).sum() >= 4, before.toString());
+      assertEquals(3, names.get("scale-probe-#"), names.toString());
+      assertTrue(names.values().stream().mapToInt(Integer::intValue).sum() >= 4, names.toString());
     } finally {
       end.countDown();
       for (Thread t : started) {
