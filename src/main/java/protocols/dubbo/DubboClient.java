@@ -4,20 +4,17 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.rpc.model.ModuleModel;
-import protocols.core.PooledClient;
-import protocols.core.Reachability;
+import protocols.core.SelfConnectingClient;
 
 /**
  * One client of the load test: a Dubbo module of its own, whose references (one per service it calls,
  * created on first use) each hold their own connection to each provider. Closing it closes them.
  */
-public final class DubboClient implements PooledClient {
+public final class DubboClient extends SelfConnectingClient {
 
   private final DubboConsumer consumer;
   private final ModuleModel module;
   private final Map<ServiceKey, Object> references = new ConcurrentHashMap<>();
-  /** Whether the provider answered, and why a call could not reach it: the pool replaces the client then (see {@link #unreachable}). */
-  private final Reachability reachability = new Reachability();
 
   DubboClient(DubboConsumer consumer, ModuleModel module) {
     this.consumer = consumer;
@@ -52,43 +49,25 @@ public final class DubboClient implements PooledClient {
     }
   }
 
-  boolean isOpen() {
+  @Override
+  protected boolean isOpen() {
     return !module.isDestroyed();
   }
 
-  /** False once a call could not reach the provider, or the client is closed. */
-  @Override
-  public boolean isUsable() {
-    return reachability.isReachable() && isOpen();
-  }
-
-  /** The provider answered a call (with a result or its own exception): the target is alive. */
-  void hasBeenAnswered() {
-    reachability.answered();
-  }
-
-  @Override
-  public boolean answered() {
-    return reachability.hasAnswered();
-  }
-
   /**
-   * A call could not reach the provider (refused, dropped, or no connection to send on). Dubbo's own
-   * reconnect timer is off for direct targets (once a minute per client, with no wait shared between
-   * clients), so the client turns unusable: the pool closes it at its next use (destroying its module
-   * closes its connection) and lets a new one connect when the reconnect backoff allows. Direct
-   * targets only: through a registry, no provider may mean none registered yet.
+   * Dubbo's own reconnect timer is off for direct targets (once a minute per client, with no wait shared
+   * between clients), so a call that cannot reach the provider (refused, dropped, or no connection to
+   * send on) turns the client unusable: the pool closes it at its next use (destroying its module closes
+   * its connection) and lets a new one connect when the reconnect backoff allows.
    */
-  void unreachable(Throwable cause) {
-    if (reachability.isReachable() && consumer.isDirect() && isOpen()) {
-      // as the report reads it: the KOs of the backoff group by message
-      reachability.unreachable(new IllegalStateException(DubboFailures.describe(cause, "the call").message(), cause));
-    }
+  @Override
+  protected boolean backsOff() {
+    return consumer.isDirect();
   }
 
   @Override
-  public Throwable failedBeforeAnswering() {
-    return reachability.failedBeforeAnswering();
+  protected String describeUnreachable(Throwable cause) {
+    return DubboFailures.describe(cause, "the call").message();
   }
 
   @Override

@@ -8,22 +8,19 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import protocols.core.PooledClient;
-import protocols.core.Reachability;
+import protocols.core.SelfConnectingClient;
 
 /**
  * One Motan client of a simulation: one Motan referer per service interface it is asked for, each with
  * its own Netty client of {@code minClientConnections} connections. Referers are made on first use.
  */
-final class MotanClient implements PooledClient {
+final class MotanClient extends SelfConnectingClient {
 
   private static final Logger LOG = LoggerFactory.getLogger(MotanClient.class);
 
   private final MotanProtocol protocol;
   private final Map<Class<?>, RefererConfig<?>> referers = new ConcurrentHashMap<>();
   private volatile boolean closed;
-  /** Whether the provider answered, and why a call could not reach it: the pool replaces the client then (see {@link #unreachable}). */
-  private final Reachability reachability = new Reachability();
 
   MotanClient(MotanProtocol protocol) {
     this.protocol = protocol;
@@ -71,40 +68,27 @@ final class MotanClient implements PooledClient {
     return referer;
   }
 
-  /** False once a call found no provider, or the client is closed. */
   @Override
-  public boolean isUsable() {
-    return !closed && reachability.isReachable();
-  }
-
-  /** The provider answered a call (with a result or its own exception). */
-  void hasBeenAnswered() {
-    reachability.answered();
-  }
-
-  @Override
-  public boolean answered() {
-    return reachability.hasAnswered();
+  protected boolean isOpen() {
+    return !closed;
   }
 
   /**
-   * A call found no provider. Motan would try again by itself (its Netty client reconnects on every
-   * call, and heartbeats a provider it marked down every 500 ms: about one attempt a second per client
-   * against a target that drops connections), so the client turns unusable: the pool closes it at its
-   * next use (calls in flight end as Motan ends them) and decides when a new one may connect. Direct
-   * targets only.
+   * Motan would try again by itself (its Netty client reconnects on every call, and heartbeats a provider
+   * it marked down every 500 ms: about one attempt a second per client against a target that drops
+   * connections), so a call that finds no provider turns the client unusable: the pool closes it at its
+   * next use (calls in flight end as Motan ends them) and decides when a new one may connect. Through a
+   * registry, its subscription waits for providers instead.
    */
-  void unreachable(Throwable cause) {
-    // through a registry, no provider may mean none registered yet: its subscription waits for them
-    if (reachability.isReachable() && !closed && protocol.registry == null) {
-      // as the report reads it, without Motan's request id and local port (the KOs group by message)
-      reachability.unreachable(new IllegalStateException(MotanFailures.describe(cause).message(), cause));
-    }
+  @Override
+  protected boolean backsOff() {
+    return protocol.registry == null;
   }
 
+  /** Without Motan's request id and local port, so that the KOs group by message. */
   @Override
-  public Throwable failedBeforeAnswering() {
-    return reachability.failedBeforeAnswering();
+  protected String describeUnreachable(Throwable cause) {
+    return MotanFailures.describe(cause).message();
   }
 
   @Override
