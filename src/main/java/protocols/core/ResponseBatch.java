@@ -55,7 +55,10 @@ final class ResponseBatch implements Runnable {
 
   private ArrayList<Response> responses = new ArrayList<>();
   private ArrayList<Runnable> goOn = new ArrayList<>();
-  private EventLoop scheduledOn;
+  /** The lists of the turn before, emptied, taken again by the next (a run never nests in another). */
+  private ArrayList<Response> spareResponses = new ArrayList<>();
+  private ArrayList<Runnable> spareGoOn = new ArrayList<>();
+  private boolean scheduled;
 
   /** Logs a response at the end of this turn of the user's loop (at once when not on that loop). */
   static void log(
@@ -79,7 +82,7 @@ final class ResponseBatch implements Runnable {
     EventLoop loop = session.eventLoop();
     if (ENABLED && loop.inEventLoop()) {
       ResponseBatch batch = ON_THIS_LOOP.get();
-      if (batch.scheduledOn != null) {
+      if (batch.scheduled) {
         batch.goOn.add(next);
         return;
       }
@@ -88,7 +91,7 @@ final class ResponseBatch implements Runnable {
   }
 
   private boolean schedule(EventLoop loop) {
-    if (scheduledOn != null) {
+    if (scheduled) {
       return true;
     }
     if (loop.isShuttingDown()) {
@@ -99,7 +102,7 @@ final class ResponseBatch implements Runnable {
     } catch (RejectedExecutionException e) {
       return false;
     }
-    scheduledOn = loop;
+    scheduled = true;
     return true;
   }
 
@@ -108,9 +111,9 @@ final class ResponseBatch implements Runnable {
     // what runs now may log again: that goes into a batch of the next turn
     ArrayList<Response> posting = responses;
     ArrayList<Runnable> going = goOn;
-    responses = new ArrayList<>();
-    goOn = new ArrayList<>();
-    scheduledOn = null;
+    responses = spareResponses;
+    goOn = spareGoOn;
+    scheduled = false;
     for (Response response : posting) {
       response.post();
     }
@@ -121,5 +124,9 @@ final class ResponseBatch implements Runnable {
         LOG.error("a virtual user's next action crashed after its response was logged", e);
       }
     }
+    posting.clear();
+    going.clear();
+    spareResponses = posting;
+    spareGoOn = going;
   }
 }
