@@ -45,6 +45,13 @@ class GrpcAwaitMessagesTest {
     });
   }
 
+  /** A user opens the echo stream, runs {@code ping} five times (index "i"), half-closes and waits for the end. */
+  private static GatlingRun fivePings(java.util.function.Function<GrpcStreamBuilder<Item, Item>, ChainBuilder> ping) {
+    var echo = pingPong();
+    return runOnce(
+        server.target(), exec(echo.start()).repeat(5, "i").on(ping.apply(echo)).exec(echo.halfClose(), echo.awaitStreamEnd()));
+  }
+
   /** The echo stream, each echo timed from the message it answers. */
   private static GrpcStreamBuilder<Item, Item> pingPong() {
     return grpc("echo")
@@ -73,15 +80,7 @@ class GrpcAwaitMessagesTest {
 
   @Test
   void sendThenAwaitOneIsAPingPong() {
-    var echo = pingPong();
-
-    GatlingRun run =
-        runOnce(
-            server.target(),
-            exec(echo.start())
-                .repeat(5, "i")
-                .on(exec(echo.send(session -> item(session.getInt("i"))), echo.awaitMessages(1)))
-                .exec(echo.halfClose(), echo.awaitStreamEnd()));
+    GatlingRun run = fivePings(echo -> exec(echo.send(session -> item(session.getInt("i"))), echo.awaitMessages(1)));
 
     assertEquals(5, run.ok("echo"), run.toString());
     assertEquals(0, run.ko("echo"), run.toString());
@@ -90,15 +89,7 @@ class GrpcAwaitMessagesTest {
 
   @Test
   void sendThenAwaitInOneActionIsAPingPongCountingEveryEcho() {
-    var echo = pingPong();
-
-    GatlingRun run =
-        runOnce(
-            server.target(),
-            exec(echo.start())
-                .repeat(5, "i")
-                .on(exec(echo.send(session -> item(session.getInt("i"))).awaitMessages(1)))
-                .exec(echo.halfClose(), echo.awaitStreamEnd()));
+    GatlingRun run = fivePings(echo -> exec(echo.send(session -> item(session.getInt("i"))).awaitMessages(1)));
 
     assertEquals(5, run.ok("echo"), run.toString());
     assertEquals(0, run.ko("echo"), run.toString());
