@@ -148,6 +148,14 @@ public final class Overhead {
     return framework.id().equals("thrift") ? "per-user" : "4";
   }
 
+  private static List<Path> runFiles(Path dir, int runs, String file) {
+    List<Path> files = new ArrayList<>();
+    for (int run = 1; run <= runs; run++) {
+      files.add(dir.resolve("run-" + run).resolve(file));
+    }
+    return files;
+  }
+
   /** The bare loops a framework's Gatling runs are compared with, by BareLoopMain id. */
   static List<String> bareLoops(Framework framework) {
     return framework.id().equals("thrift") ? List.of("thrift", "thrift-netty") : List.of(framework.id());
@@ -200,8 +208,13 @@ public final class Overhead {
         }
         lines.add(Profiles.summary("run " + run + ", Gatling", dir.resolve("run-" + run).resolve("gatling.jfr")));
       }
+      StringBuilder hot = new StringBuilder();
+      for (String loop : bareLoops(framework)) {
+        hot.append("\n").append(Profiles.hotFrames("bare " + loop, runFiles(dir, runs, bareFile(framework, loop, "jfr")), 40));
+      }
+      hot.append("\n").append(Profiles.hotFrames("Gatling", runFiles(dir, runs, "gatling.jfr"), 40));
       Files.writeString(dir.resolve("profile.md"), "CPU samples of " + framework.id() + " at " + level + " users, by the innermost frame"
-          + " that is not the JDK's (benchmark.bench.Profiles):\n\n" + String.join("\n", lines) + "\n");
+          + " that is not the JDK's (benchmark.bench.Profiles):\n\n" + String.join("\n", lines) + "\n" + hot);
     }
     List<String> off = new ArrayList<>(props);
     off.add("-D" + LatencyRecord.ENABLED_PROPERTY + "=false");
