@@ -111,9 +111,11 @@ final class RpcAction<P extends RpcProtocol, C, Req, Res> extends BridgeAction {
             (response, error) -> {
               long end = clock.nowMillis();
               long receivedNanos = System.nanoTime();
-              onEventLoop(
-                  session,
-                  () -> complete(session, name, start, end, intendedNanos, sentNanos, receivedNanos, response, error));
+              if (session.eventLoop().inEventLoop()) { // most replies: no task to allocate
+                complete(session, name, start, end, intendedNanos, sentNanos, receivedNanos, response, error);
+              } else {
+                later(session, () -> complete(session, name, start, end, intendedNanos, sentNanos, receivedNanos, response, error));
+              }
             });
   }
 

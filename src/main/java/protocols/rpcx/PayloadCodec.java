@@ -32,7 +32,7 @@ interface PayloadCodec<Req, Res> {
       }
 
       public Res decode(RpcxMessage reply) throws Exception {
-        return parser.parseFrom(reply.payloadBuffer());
+        return parser.parseFrom(reply.payloadReader());
       }
 
       public String expected() {

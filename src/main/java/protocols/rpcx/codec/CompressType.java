@@ -15,9 +15,12 @@ public enum CompressType {
     return code;
   }
 
+  /** values() copies its array on every call: one per frame read. */
+  private static final CompressType[] BY_CODE = values();
+
   /** The type with this wire code; an unknown code is a malformed frame. */
   public static CompressType fromCode(int code) {
-    for (CompressType type : values()) {
+    for (CompressType type : BY_CODE) {
       if (type.code == code) {
         return type;
       }

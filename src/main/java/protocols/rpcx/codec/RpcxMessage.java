@@ -1,5 +1,6 @@
 package protocols.rpcx.codec;
 
+import com.google.protobuf.CodedInputStream;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Collections;
@@ -171,6 +172,15 @@ public final class RpcxMessage {
   /** The uncompressed payload, read-only, without copying. */
   public ByteBuffer payloadBuffer() {
     return ByteBuffer.wrap(payload).asReadOnlyBuffer();
+  }
+
+  /**
+   * The uncompressed payload as protobuf's reader, without copying: protobuf copies a read-only buffer
+   * ({@link #payloadBuffer()}) before reading it, a copy per reply that is most of the reply's decoding.
+   * The reader copies out what it returns, so the payload stays as it is.
+   */
+  public CodedInputStream payloadReader() {
+    return CodedInputStream.newInstance(payload);
   }
 
   /** The payload array itself, for the codec of this package, which never changes it. */

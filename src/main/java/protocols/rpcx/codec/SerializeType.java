@@ -21,9 +21,12 @@ public enum SerializeType {
     return code;
   }
 
+  /** values() copies its array on every call: one per frame read. */
+  private static final SerializeType[] BY_CODE = values();
+
   /** The type with this wire code; an unknown code is a malformed frame. */
   public static SerializeType fromCode(int code) {
-    for (SerializeType type : values()) {
+    for (SerializeType type : BY_CODE) {
       if (type.code == code) {
         return type;
       }

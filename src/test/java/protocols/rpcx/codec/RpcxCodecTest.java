@@ -127,6 +127,17 @@ class RpcxCodecTest {
   }
 
   @Test
+  void aPayloadReadByProtobufsReaderIsTheMessageAndStaysUnchanged() throws Exception {
+    RpcxMessage m = decode(TestVectors.BENCHMARK_REPLY);
+    byte[] before = m.payload();
+
+    benchmark.pb.BenchmarkMessage reply = benchmark.pb.BenchmarkMessage.parser().parseFrom(m.payloadReader());
+
+    assertEquals(benchmark.pb.BenchmarkMessage.parseFrom(before), reply);
+    assertArrayEquals(before, m.payload());
+  }
+
+  @Test
   void anErrorReplyEncodesToRpcxsBytes() {
     assertEquals(TestVectors.ERROR_REPLY, encode(errorReply()));
   }
