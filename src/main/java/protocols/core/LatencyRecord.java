@@ -64,8 +64,62 @@ public final class LatencyRecord {
   /** Latencies above an hour are clamped; three significant digits as Gatling's own stats. */
   private static final long MAX_MICROS = TimeUnit.HOURS.toMicros(1);
 
-  /** Messages often embed addresses or ids; past this many distinct ones, the rest are lumped. */
+  /** Past this many kinds of message (numbers folded), the rest are lumped. */
   private static final int MAX_DISTINCT_ERRORS = 100;
+
+  private static final String OTHER_MESSAGES = "(other messages)";
+
+  /**
+   * KO messages alike but for their numbers: a deadline naming its own delays, an address its port, a
+   * backoff its wait. Counted as one, so that a thousand of them cannot crowd out the one other message
+   * that says what went wrong; reported by the first such message, marked when the others differed.
+   */
+  static final class ErrorKind {
+    final String first;
+    final LongAdder count = new LongAdder();
+    private volatile boolean varied;
+
+    ErrorKind(String first) {
+      this.first = first;
+    }
+
+    /** The message with each run of digits as one {@code #}. */
+    static String shape(String message) {
+      StringBuilder shape = null;
+      for (int i = 0; i < message.length(); i++) {
+        char c = message.charAt(i);
+        if (!digit(c)) {
+          if (shape != null) {
+            shape.append(c);
+          }
+          continue;
+        }
+        if (shape == null) {
+          shape = new StringBuilder(message.length()).append(message, 0, i);
+        }
+        if (i == 0 || !digit(message.charAt(i - 1))) {
+          shape.append('#');
+        }
+      }
+      return shape == null ? message : shape.toString();
+    }
+
+    private static boolean digit(char c) {
+      return c >= '0' && c <= '9';
+    }
+
+    void count(String message) {
+      count.increment();
+      if (!varied && !first.equals(message)) {
+        varied = true;
+      }
+    }
+
+    /** How the record names this kind. */
+    String label() {
+      return varied ? first + " (and others alike but for their numbers)" : first;
+    }
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(LatencyRecord.class);
   private static final Map<ActorSystem, LatencyRecord> RUNS = new WeakHashMap<>();
@@ -311,8 +365,12 @@ public final class LatencyRecord {
       json.append(", \"koPerSecond\": ").append(s.koPerSecond);
       json.append(", \"errors\": {");
       int e = 0;
-      for (Map.Entry<String, LongAdder> error : new TreeMap<>(s.errors).entrySet()) {
-        json.append(e++ > 0 ? ", " : "").append(quote(error.getKey())).append(": ").append(error.getValue().sum());
+      Map<String, Long> byLabel = new TreeMap<>();
+      for (ErrorKind kind : s.errors.values()) {
+        byLabel.merge(kind.label(), kind.count.sum(), Long::sum);
+      }
+      for (Map.Entry<String, Long> error : byLabel.entrySet()) {
+        json.append(e++ > 0 ? ", " : "").append(quote(error.getKey())).append(": ").append(error.getValue());
       }
       json.append("}");
       rate(json, s);
@@ -548,7 +606,8 @@ public final class LatencyRecord {
     long intervalStart = System.currentTimeMillis();
     /** This process's CPU time in the seconds this name had calls, shared by calls (ticker thread only). */
     double cpuNanos;
-    final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    /** By {@linkplain ErrorKind#shape shape}: messages that differ only in their numbers are one kind. */
+    final Map<String, ErrorKind> errors = new ConcurrentHashMap<>();
     /** KO calls per interval, as [end of interval (epoch ms), count]: the hlog's histograms mix OK and KO. */
     final StringJoiner koPerSecond = new StringJoiner(", ", "[", "]");
     private long koAtLastTick;
@@ -566,12 +625,14 @@ public final class LatencyRecord {
     }
 
     void countError(String message) {
-      String key = message == null ? "(no message)" : message;
-      LongAdder count = errors.get(key);
-      if (count == null && errors.size() >= MAX_DISTINCT_ERRORS) {
-        key = "(other messages)";
+      String text = message == null ? "(no message)" : message;
+      String shape = ErrorKind.shape(text);
+      ErrorKind kind = errors.get(shape);
+      if (kind == null) {
+        boolean full = errors.size() >= MAX_DISTINCT_ERRORS;
+        kind = errors.computeIfAbsent(full ? OTHER_MESSAGES : shape, k -> new ErrorKind(full ? OTHER_MESSAGES : text));
       }
-      errors.computeIfAbsent(key, k -> new LongAdder()).increment();
+      kind.count(text);
     }
   }
 

@@ -121,6 +121,32 @@ class RpcActionTest {
   }
 
   @Test
+  void messagesAlikeButForTheirNumbersAreOneKindAndCrowdOutNoOther() {
+    // a hundred and more deadlines, each naming its own delay, filled the record's hundred kinds before
+    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    ProbeSimulation.define(
+        sim ->
+            sim.setUp(
+                    scenario("kinds")
+                        .repeat(150)
+                        .on(exec(probe("alike").payload("x").answer((req, s) -> {
+                          int call = calls.incrementAndGet();
+                          String message = call == 150 ? "the one that says why" : "deadline exceeded after " + call + "." + 7 * call + "s";
+                          return CompletableFuture.failedFuture(new IllegalStateException(message));
+                        })))
+                        .injectOpen(atOnceUsers(1)))
+                .protocols(PROBE)
+                .assertions(global().failedRequests().count().is(150L)));
+
+    GatlingRun run = run();
+
+    com.fasterxml.jackson.databind.JsonNode errors = run.request("alike").path("errors");
+    assertEquals(2, errors.size(), errors.toString());
+    assertEquals(149, errors.path("IllegalStateException: deadline exceeded after 1.7s (and others alike but for their numbers)").asLong(), errors.toString());
+    assertEquals(1, errors.path("IllegalStateException: the one that says why").asLong(), errors.toString());
+  }
+
+  @Test
   void aRequestTimeoutOverridesTheProtocolDefault() {
     ProbeSimulation.define(
         sim ->

@@ -252,12 +252,10 @@ class GrpcReconnectBackoffTest {
       // one step of at most maxDelay, plus slack for a loaded machine
       assertTrue(firstMillis <= maxDelay.toMillis() + 1500, "outage " + (i + 1) + ": " + all + "; KOs: " + run.errors("say"));
     }
-    // the record keeps the first 100 distinct messages: at a load of 21 the first calls' DEADLINE_EXCEEDED
-    // (each naming its own delays) took them all, and the RECONNECTING KOs went to "(other messages)"
+    // the first calls' DEADLINE_EXCEEDED, each naming its own delays, are one kind of message in the
+    // record: they no longer crowd the RECONNECTING KOs out of its hundred kinds
     String errors = run.errors("say");
-    if (!errors.contains("(other messages)")) {
-      assertTrue(errors.contains("reconnecting in "), errors);
-    }
+    assertTrue(errors.contains("reconnecting in "), errors);
   }
 
   private interface Condition {
