@@ -92,7 +92,7 @@ public final class Accuracy {
     md.append(String.format(Locale.ROOT, "%nA bare loop far below 100 %% of the rate its users could make waited for the machine, not"
         + " for the server (Little's law: %d users / calls per second = the mean wait): then the figures above the service time"
         + " are the saturated machine's queue, and a lower -Dlevel measures the injector's own error.%n", level));
-    Files.writeString(out.resolve("accuracy.md"), md.toString());
+    Files.writeString(out.resolve("accuracy.md"), md.toString() + "\n" + MachineReference.line() + "\n");
     System.out.println(md);
     return out;
   }

@@ -60,6 +60,7 @@ final class Bench {
   /** {@code -Dout}, or bench/results/<kind>-<timestamp>; created. */
   static Path out(String kind) throws java.io.IOException {
     String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    MachineReference.atStart();
     return Files.createDirectories(Paths.get(System.getProperty("out", "bench/results/" + kind + "-" + stamp)));
   }
 

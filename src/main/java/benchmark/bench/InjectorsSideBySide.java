@@ -59,7 +59,7 @@ public final class InjectorsSideBySide {
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("injectors.json").toFile(), rows);
-    Files.writeString(out.resolve("injectors.md"), markdown(rows));
+    Files.writeString(out.resolve("injectors.md"), markdown(rows) + "\n" + MachineReference.line() + "\n");
     System.out.println(Files.readString(out.resolve("injectors.md")));
     return out;
   }

@@ -135,7 +135,7 @@ public final class Overhead {
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("overhead.json").toFile(), rows);
-    Files.writeString(out.resolve("overhead.md"), markdown(rows, warmup, hold));
+    Files.writeString(out.resolve("overhead.md"), markdown(rows, warmup, hold) + "\n" + MachineReference.line() + "\n");
     System.out.println(Files.readString(out.resolve("overhead.md")));
     return out;
   }

@@ -314,7 +314,7 @@ public final class Peers {
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("peers.json").toFile(), rows);
-    Files.writeString(out.resolve("peers.md"), markdown(rows, notes, connections, warmup, hold));
+    Files.writeString(out.resolve("peers.md"), markdown(rows, notes, connections, warmup, hold) + "\n" + MachineReference.line() + "\n");
     System.out.println(Files.readString(out.resolve("peers.md")));
     return out;
   }

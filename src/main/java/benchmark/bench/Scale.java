@@ -93,7 +93,7 @@ public final class Scale {
       List<String> changed = r.threadsThatChanged();
       md.append("- ").append(r.framework()).append(": ").append(changed.isEmpty() ? "none" : String.join(", ", changed)).append(System.lineSeparator());
     }
-    Files.writeString(out.resolve("scale.md"), md.toString());
+    Files.writeString(out.resolve("scale.md"), md.toString() + "\n" + MachineReference.line() + "\n");
     System.out.println(md);
     return out;
   }

@@ -98,7 +98,7 @@ public final class StreamingOverhead {
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("streaming.json").toFile(), rows);
-    Files.writeString(out.resolve("streaming.md"), markdown(rows, warmup, hold, pairs));
+    Files.writeString(out.resolve("streaming.md"), markdown(rows, warmup, hold, pairs) + "\n" + MachineReference.line() + "\n");
     System.out.println(Files.readString(out.resolve("streaming.md")));
     return out;
   }

@@ -82,7 +82,7 @@ public final class StubFree {
       }
     }
     Files.writeString(out.resolve("stubfree.md"), markdown(done, load, ghz)
-        + (profiles.isEmpty() ? "" : "\nCPU samples of the Gatling runs:\n\n" + String.join("\n", profiles) + "\n") + steps);
+        + (profiles.isEmpty() ? "" : "\nCPU samples of the Gatling runs:\n\n" + String.join("\n", profiles) + "\n") + steps + "\n" + MachineReference.line() + "\n");
     System.out.println(Files.readString(out.resolve("stubfree.md")));
     return out;
   }
