@@ -11,6 +11,15 @@ public interface BareClients extends AutoCloseable {
   /** A client of its own {@code connections} connections, used round-robin. */
   BareClient open(int connections) throws Exception;
 
+  /**
+   * The same, told whether it is one chain's own client (-Dconnections=per-user) or all chains'; a
+   * client library that writes differently for one caller than for many (the Netty connections' flushes)
+   * does as the protocol does in the same mode.
+   */
+  default BareClient open(int connections, boolean oneChainEach) throws Exception {
+    return open(connections);
+  }
+
   /** Releases what the clients share; called after every client is closed. */
   @Override
   default void close() throws Exception {}

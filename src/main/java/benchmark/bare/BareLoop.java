@@ -50,7 +50,7 @@ public final class BareLoop {
       List<BareClient> chainClients = new ArrayList<>(concurrency);
       for (int i = 0; i < concurrency; i++) {
         if (connections.perUserClients() || opened.isEmpty()) {
-          opened.add(clients.open(connections.perUserClients() ? 1 : connections.sharedClients()));
+          opened.add(clients.open(connections.perUserClients() ? 1 : connections.sharedClients(), connections.perUserClients()));
         }
         chainClients.add(opened.get(opened.size() - 1));
       }

@@ -27,7 +27,17 @@ public final class BareLoopMain {
   static BareClients open(String framework, HostAndPort target) throws Exception {
     return switch (framework) {
       case "grpc" -> connections -> new GrpcBareClient(target, connections);
-      case "rpcx" -> connections -> new RpcxBareClient(target, connections);
+      case "rpcx" -> new BareClients() {
+        @Override
+        public BareClient open(int connections) {
+          return new RpcxBareClient(target, connections, true);
+        }
+
+        @Override
+        public BareClient open(int connections, boolean oneChainEach) {
+          return new RpcxBareClient(target, connections, !oneChainEach);
+        }
+      };
       case "thrift" -> new ThriftBareClient.Selectors(target);
       case "thrift-netty" -> new ThriftNettyBareClient.Loops(target);
       case "dubbo" -> new DubboBareClient.Consumer(target);

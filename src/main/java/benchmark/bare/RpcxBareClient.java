@@ -25,8 +25,8 @@ final class RpcxBareClient implements BareClient {
 
   private final LoopLocal<RpcxConnection> connections;
 
-  RpcxBareClient(HostAndPort target, int count) {
-    connections = new LoopLocal<>(LOOPS, count, (loop, sockets) -> RpcxConnection.open(RpcxClientSettings.of(target), loop, sockets));
+  RpcxBareClient(HostAndPort target, int count, boolean shared) {
+    connections = new LoopLocal<>(LOOPS, count, (loop, sockets) -> RpcxConnection.open(RpcxClientSettings.of(target), loop, sockets, shared));
   }
 
   @Override

@@ -54,7 +54,12 @@ final class ThriftNettyBareClient implements BareClient {
 
     @Override
     public BareClient open(int connections) {
-      return new ThriftNettyBareClient(this, connections);
+      return new ThriftNettyBareClient(this, connections, true);
+    }
+
+    @Override
+    public BareClient open(int connections, boolean oneChainEach) {
+      return new ThriftNettyBareClient(this, connections, !oneChainEach);
     }
 
     @Override
@@ -67,15 +72,18 @@ final class ThriftNettyBareClient implements BareClient {
   private final List<ThriftConnection> connections = new ArrayList<>();
   private final AtomicInteger next = new AtomicInteger();
 
-  private ThriftNettyBareClient(Loops loops, int count) {
+  private final boolean shared;
+
+  private ThriftNettyBareClient(Loops loops, int count, boolean shared) {
     this.loops = loops;
+    this.shared = shared;
     for (int i = 0; i < count; i++) {
       connections.add(open());
     }
   }
 
   private ThriftConnection open() {
-    return ThriftConnection.open(loops.settings, loops.group, NioSocketChannel::new);
+    return ThriftConnection.open(loops.settings, loops.group, NioSocketChannel::new, shared);
   }
 
   @Override

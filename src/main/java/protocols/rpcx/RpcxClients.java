@@ -10,6 +10,6 @@ final class RpcxClients implements PooledClientFactory<RpcxProtocol, RpcxConnect
   @Override
   public RpcxConnection open(RpcxProtocol protocol, ClientIo io) {
     // connects in the background, on Gatling's loop: replies come back on the users' own thread
-    return RpcxConnection.open(protocol.client, io.eventLoop(), io.socketChannels());
+    return RpcxConnection.open(protocol.client, io.eventLoop(), io.socketChannels(), !protocol.connectionModel().perUserClients());
   }
 }

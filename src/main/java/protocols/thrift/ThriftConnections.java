@@ -10,6 +10,6 @@ final class ThriftConnections implements PooledClientFactory<ThriftProtocol, Thr
   @Override
   public ThriftConnection open(ThriftProtocol protocol, ClientIo io) {
     // connects in the background, on Gatling's loop: replies come back on the users' own thread
-    return ThriftConnection.open(protocol.client, io.eventLoop(), io.socketChannels());
+    return ThriftConnection.open(protocol.client, io.eventLoop(), io.socketChannels(), !protocol.connectionModel().perUserClients());
   }
 }

@@ -40,7 +40,7 @@ class GeneratedCallsTest {
             ThriftEncoding.BINARY,
             null,
             ThriftMessageDecoder.DEFAULT_MAX_MESSAGE_LENGTH);
-    return ThriftConnection.open(settings, loops, NioSocketChannel::new);
+    return ThriftConnection.open(settings, loops, NioSocketChannel::new, true);
   }
 
   /** 40 + 2 through {@code method}. */

@@ -38,7 +38,7 @@ public final class RpcxConnection extends NettyConnection<Long, RpcxMessage, Rpc
   private volatile ScheduledFuture<?> heartbeats;
 
   private RpcxConnection(
-      RpcxClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets) {
+      RpcxClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets, boolean shared) {
     super(settings.target());
     this.settings = settings;
     connect(
@@ -46,6 +46,7 @@ public final class RpcxConnection extends NettyConnection<Long, RpcxMessage, Rpc
         settings.connectTimeout(),
         loops,
         sockets,
+        shared,
         pipeline ->
             pipeline
                 .addLast("decoder", new RpcxDecoder(settings.maxFrameLength()))
@@ -54,16 +55,17 @@ public final class RpcxConnection extends NettyConnection<Long, RpcxMessage, Rpc
 
   /** Starts connecting to the settings' target and returns at once. */
   public static RpcxConnection open(RpcxClientSettings settings) {
-    return new RpcxConnection(settings, RpcxEventLoops.GROUP, NioSocketChannel::new);
+    return new RpcxConnection(settings, RpcxEventLoops.GROUP, NioSocketChannel::new, true);
   }
 
   /**
    * Starts connecting on the caller's event loop(s): calls made from that loop are written and
-   * answered on it, without a thread hop.
+   * answered on it, without a thread hop. {@code shared}: many callers' calls go on it (their writes of
+   * one loop turn are then flushed together).
    */
   public static RpcxConnection open(
-      RpcxClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets) {
-    return new RpcxConnection(settings, loops, sockets);
+      RpcxClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets, boolean shared) {
+    return new RpcxConnection(settings, loops, sockets, shared);
   }
 
   /**

@@ -38,7 +38,7 @@ public final class ThriftConnection extends NettyConnection<Integer, ThriftReply
   private final AtomicInteger nextSeqid = new AtomicInteger();
 
   private ThriftConnection(
-      ThriftClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets) {
+      ThriftClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets, boolean shared) {
     super(settings.target());
     this.settings = settings;
     this.encoder = new ThriftMessageEncoder(settings.transport(), settings.encoding(), settings.service());
@@ -47,16 +47,20 @@ public final class ThriftConnection extends NettyConnection<Integer, ThriftReply
         settings.connectTimeout(),
         loops,
         sockets,
+        shared,
         pipeline ->
             pipeline.addLast(
                 "decoder",
                 new ThriftMessageDecoder(settings.transport(), settings.encoding(), settings.maxMessageLength())));
   }
 
-  /** Starts connecting on {@code loops} (a Gatling event loop) and returns at once. */
+  /**
+   * Starts connecting on {@code loops} (a Gatling event loop) and returns at once. {@code shared}: many
+   * callers' calls go on it, pipelined (their writes of one loop turn are then flushed together).
+   */
   public static ThriftConnection open(
-      ThriftClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets) {
-    return new ThriftConnection(settings, loops, sockets);
+      ThriftClientSettings settings, EventLoopGroup loops, ChannelFactory<? extends Channel> sockets, boolean shared) {
+    return new ThriftConnection(settings, loops, sockets, shared);
   }
 
   /**
