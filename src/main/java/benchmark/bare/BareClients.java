@@ -8,17 +8,12 @@ package benchmark.bare;
 @FunctionalInterface
 public interface BareClients extends AutoCloseable {
 
-  /** A client of its own {@code connections} connections, used round-robin. */
-  BareClient open(int connections) throws Exception;
-
   /**
-   * The same, told whether it is one chain's own client (-Dconnections=per-user) or all chains'; a
-   * client library that writes differently for one caller than for many (the Netty connections' flushes)
-   * does as the protocol does in the same mode.
+   * A client of its own {@code connections} connections, used round-robin; {@code oneChainEach}: it is
+   * one chain's own client (-Dconnections=per-user), not all chains' (a client that writes differently for
+   * one caller than for many, as the Netty connections' flushes, does as the protocol does in that mode).
    */
-  default BareClient open(int connections, boolean oneChainEach) throws Exception {
-    return open(connections);
-  }
+  BareClient open(int connections, boolean oneChainEach) throws Exception;
 
   /** Releases what the clients share; called after every client is closed. */
   @Override

@@ -26,18 +26,8 @@ public final class BareLoopMain {
   /** A framework's bare clients against {@code target}, by framework id. */
   static BareClients open(String framework, HostAndPort target) throws Exception {
     return switch (framework) {
-      case "grpc" -> connections -> new GrpcBareClient(target, connections);
-      case "rpcx" -> new BareClients() {
-        @Override
-        public BareClient open(int connections) {
-          return new RpcxBareClient(target, connections, true);
-        }
-
-        @Override
-        public BareClient open(int connections, boolean oneChainEach) {
-          return new RpcxBareClient(target, connections, !oneChainEach);
-        }
-      };
+      case "grpc" -> (connections, oneChainEach) -> new GrpcBareClient(target, connections);
+      case "rpcx" -> (connections, oneChainEach) -> new RpcxBareClient(target, connections, !oneChainEach);
       case "thrift" -> new ThriftBareClient.Selectors(target);
       case "thrift-netty" -> new ThriftNettyBareClient.Loops(target);
       case "dubbo" -> new DubboBareClient.Consumer(target);

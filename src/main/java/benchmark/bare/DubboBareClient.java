@@ -51,7 +51,7 @@ final class DubboBareClient implements BareClient {
     }
 
     @Override
-    public BareClient open(int connections) {
+    public BareClient open(int connections, boolean oneChainEach) {
       return new DubboBareClient(this, connections);
     }
 

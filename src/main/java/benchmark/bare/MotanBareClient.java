@@ -54,7 +54,7 @@ final class MotanBareClient implements BareClient {
     }
 
     @Override
-    public BareClient open(int connections) {
+    public BareClient open(int connections, boolean oneChainEach) {
       return new MotanBareClient(this, connections);
     }
 

@@ -45,7 +45,7 @@ final class ThriftBareClient implements BareClient {
     }
 
     @Override
-    public BareClient open(int connections) throws IOException {
+    public BareClient open(int connections, boolean oneChainEach) throws IOException {
       return new ThriftBareClient(this, connections);
     }
 

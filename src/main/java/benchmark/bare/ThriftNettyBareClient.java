@@ -53,11 +53,6 @@ final class ThriftNettyBareClient implements BareClient {
     }
 
     @Override
-    public BareClient open(int connections) {
-      return new ThriftNettyBareClient(this, connections, true);
-    }
-
-    @Override
     public BareClient open(int connections, boolean oneChainEach) {
       return new ThriftNettyBareClient(this, connections, !oneChainEach);
     }

@@ -33,9 +33,9 @@ class BareLoopTest {
   void perUserGivesEachChainAClientOfOneConnection() throws Exception {
     List<Integer> opened = new ArrayList<>();
     try (ThriftBareClient.Selectors thrift = new ThriftBareClient.Selectors(target)) {
-      BareClients counting = connections -> {
+      BareClients counting = (connections, oneChainEach) -> {
         opened.add(connections);
-        return thrift.open(connections);
+        return thrift.open(connections, oneChainEach);
       };
 
       BareLoop.Result result = new BareLoop(counting, ConnectionModel.perUser()).run(5, Duration.ZERO, Duration.ofMillis(500));
