@@ -5,8 +5,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.thrift.TException;
+import org.apache.thrift.TServiceClient;
 import org.apache.thrift.async.AsyncMethodCallback;
 import org.apache.thrift.async.TAsyncClient;
 import org.apache.thrift.async.TAsyncClientManager;
@@ -71,8 +73,30 @@ public final class GeneratedCalls {
     }
   }
 
-  /** The generated code of one method: its call class's {@code write_args}, its client's {@code recv_x}. */
-  private record Method(MethodHandle writeArgs, MethodHandle newClient, MethodHandle recv) {}
+  /** A call class's {@code write_args(TProtocol)}. */
+  @FunctionalInterface
+  interface WriteArgs {
+    void write(TAsyncMethodCall<?> call, TProtocol protocol) throws TException;
+  }
+
+  /** A generated synchronous client's constructor. */
+  @FunctionalInterface
+  interface NewClient {
+    TServiceClient create(TProtocol protocol);
+  }
+
+  /** A generated synchronous client's {@code recv_x()}: the result (boxed; null for void) or the thrown failure. */
+  @FunctionalInterface
+  interface Receive {
+    Object receive(TServiceClient client) throws Exception;
+  }
+
+  /**
+   * The generated code of one method: its call class's {@code write_args}, its client's {@code recv_x}
+   * (null: a oneway method). Bound once as plain interfaces, so each call is an ordinary (inlinable) call
+   * instead of a {@code MethodHandle.invoke} that adapts its types and allocates through a handle.
+   */
+  private record Method(WriteArgs writeArgs, NewClient newClient, Receive recv) {}
 
   private static final ClassValue<Method> METHODS =
       new ClassValue<>() {
@@ -145,24 +169,12 @@ public final class GeneratedCalls {
   }
 
   private static void writeArgs(Method generated, TAsyncMethodCall<?> call, TProtocol protocol) throws TException {
-    try {
-      generated.writeArgs().invoke(call, protocol);
-    } catch (TException | RuntimeException | Error e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new TException(t);
-    }
+    generated.writeArgs().write(call, protocol);
   }
 
   private static Object receive(Method generated, ThriftReply reply, ThriftEncoding encoding) throws Exception {
     TProtocol protocol = new SequenceZero(encoding.factory().getProtocol(new TMemoryInputTransport(reply.message())));
-    try {
-      return generated.recv().invoke(generated.newClient().invoke(protocol));
-    } catch (Exception | Error e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new RuntimeException(t);
-    }
+    return generated.recv().receive(generated.newClient().create(protocol));
   }
 
   private static Method method(Class<?> callClass) {
@@ -188,11 +200,111 @@ public final class GeneratedCalls {
         }
       }
       // no recv_x: a oneway method, which has no reply
-      return new Method(writeArgs, newClient, recv);
+      return new Method(
+          writeArgs(writeArgs, true),
+          newClient(newClient, true),
+          recv == null ? null : receive(recv, true));
     } catch (ReflectiveOperationException e) {
       throw new IllegalArgumentException(
           "cannot find the generated code of " + serviceClass.getSimpleName() + "." + name + " (" + e + ")", e);
     }
+  }
+
+  /** {@code write_args} as a lambda, or else through its handle (see {@link #lambda}). */
+  static WriteArgs writeArgs(MethodHandle target, boolean lambdaAllowed) {
+    WriteArgs bound = lambdaAllowed ? lambda(WriteArgs.class, "write", target) : null;
+    if (bound != null) {
+      return bound;
+    }
+    MethodHandle exact = target.asType(MethodType.methodType(void.class, TAsyncMethodCall.class, TProtocol.class));
+    return (call, protocol) -> {
+      try {
+        exact.invokeExact(call, protocol);
+      } catch (TException | RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new TException(t);
+      }
+    };
+  }
+
+  static NewClient newClient(MethodHandle target, boolean lambdaAllowed) {
+    NewClient bound = lambdaAllowed ? lambda(NewClient.class, "create", target) : null;
+    if (bound != null) {
+      return bound;
+    }
+    MethodHandle exact = target.asType(MethodType.methodType(TServiceClient.class, TProtocol.class));
+    return protocol -> {
+      try {
+        return (TServiceClient) exact.invokeExact(protocol);
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException(t);
+      }
+    };
+  }
+
+  static Receive receive(MethodHandle target, boolean lambdaAllowed) {
+    // a lambda cannot turn a void recv_x into Object: that one goes through its handle
+    boolean returnsValue = target.type().returnType() != void.class;
+    Receive bound = lambdaAllowed && returnsValue ? lambda(Receive.class, "receive", target) : null;
+    if (bound != null) {
+      return bound;
+    }
+    MethodHandle exact = target.asType(MethodType.methodType(Object.class, TServiceClient.class));
+    return client -> {
+      try {
+        return (Object) exact.invokeExact(client);
+      } catch (Exception | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException(t);
+      }
+    };
+  }
+
+  /**
+   * {@code target} as an instance of the one-method interface {@code type}, spun as a method reference
+   * is: the JIT then inlines it like any call. Null where it cannot be: a generated class this class's
+   * loader does not see (the lambda class, defined beside this one, could not resolve it).
+   */
+  private static <T> T lambda(Class<T> type, String name, MethodHandle target) {
+    if (!visibleHere(target.type())) {
+      return null;
+    }
+    java.lang.reflect.Method abstractMethod = type.getDeclaredMethods()[0];
+    MethodType erased = MethodType.methodType(abstractMethod.getReturnType(), abstractMethod.getParameterTypes());
+    Class<?> returns = target.type().returnType();
+    MethodType instantiated = target.type().changeReturnType(returns.isPrimitive() ? erased.returnType() : returns);
+    try {
+      return type.cast(
+          java.lang.invoke.LambdaMetafactory.metafactory(
+                  MethodHandles.lookup(), name, MethodType.methodType(type), erased, target, instantiated)
+              .getTarget()
+              .invoke());
+    } catch (Throwable notBound) {
+      return null;
+    }
+  }
+
+  /** Whether this class's loader resolves every class of {@code type} to the same class. */
+  private static boolean visibleHere(MethodType type) {
+    List<Class<?>> classes = new java.util.ArrayList<>(type.parameterList());
+    classes.add(type.returnType());
+    for (Class<?> c : classes) {
+      if (c.isPrimitive()) {
+        continue;
+      }
+      try {
+        if (Class.forName(c.getName(), false, GeneratedCalls.class.getClassLoader()) != c) {
+          return false;
+        }
+      } catch (ClassNotFoundException | LinkageError e) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
