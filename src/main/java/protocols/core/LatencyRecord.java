@@ -22,7 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
@@ -209,6 +209,36 @@ public final class LatencyRecord {
     recordTiming(s, intendedNanos, sentNanos, receivedNanos, true);
   }
 
+  /**
+   * The timings of one request name, looked up once: for a stream, every message of which is recorded
+   * under its request name (a lookup per message was a measurable share of a message's cost).
+   */
+  Timings timings(String requestName) {
+    return new Timings(enabled ? series.computeIfAbsent(requestName, Series::new) : null);
+  }
+
+  /** {@link #recordOk} and {@link #recordFailedCall} of one request name, without an intended send time. */
+  final class Timings {
+    private final Series s;
+
+    private Timings(Series s) {
+      this.s = s;
+    }
+
+    void ok(long sentNanos, long receivedNanos) {
+      if (s != null) {
+        recordTiming(s, IntendedSend.NONE, sentNanos, receivedNanos, true);
+      }
+    }
+
+    void failed(long sentNanos, long receivedNanos, String message) {
+      if (s != null) {
+        recordTiming(s, IntendedSend.NONE, sentNanos, receivedNanos, false);
+        s.countError(message);
+      }
+    }
+  }
+
   /** A call that ended in a KO: timed as any call, and its message counted. */
   void recordFailedCall(
       String requestName, long intendedNanos, long sentNanos, long receivedNanos, String message) {
@@ -224,9 +254,9 @@ public final class LatencyRecord {
     long micros = Math.min(MAX_MICROS, Math.max(0, (receivedNanos - sentNanos) / 1000));
     s.recorder.recordValue(micros);
     (ok ? s.ok : s.ko).increment();
-    lower(s.firstSent, sentNanos);
-    raise(s.lastSent, sentNanos);
-    raise(s.lastReceived, receivedNanos);
+    s.firstSent.accumulate(sentNanos);
+    s.lastSent.accumulate(sentNanos);
+    s.lastReceived.accumulate(receivedNanos);
     if (intendedNanos != IntendedSend.NONE) {
       // a send ahead of its time (timer granularity) is not credited: never below the service time
       long from = Math.min(intendedNanos, sentNanos);
@@ -234,26 +264,10 @@ public final class LatencyRecord {
       if (sentNanos - intendedNanos > IntendedSend.LATE_NANOS) {
         s.late.increment();
       }
-      lower(s.firstIntended, intendedNanos);
-      raise(s.lastIntended, intendedNanos);
+      s.firstIntended.accumulate(intendedNanos);
+      s.lastIntended.accumulate(intendedNanos);
     }
     locateRunFolder();
-  }
-
-  // min and max that write only when the value changes (accumulateAndGet always writes): every
-  // event loop records into the same series, and a write per call moves its cache line between cores
-  private static void lower(AtomicLong value, long candidate) {
-    long current;
-    while (candidate < (current = value.get()) && !value.compareAndSet(current, candidate)) {
-      // another thread moved it: look again
-    }
-  }
-
-  private static void raise(AtomicLong value, long candidate) {
-    long current;
-    while (candidate > (current = value.get()) && !value.compareAndSet(current, candidate)) {
-      // another thread moved it: look again
-    }
   }
 
   /** At most once a second: until it is found, looking costs a scan of this process's open files. */
@@ -594,15 +608,17 @@ public final class LatencyRecord {
     final LongAdder ok = new LongAdder();
     final LongAdder ko = new LongAdder();
     final LongAdder unsent = new LongAdder();
-    final AtomicLong firstSent = new AtomicLong(Long.MAX_VALUE);
-    final AtomicLong lastReceived = new AtomicLong(Long.MIN_VALUE);
-    final AtomicLong lastSent = new AtomicLong(Long.MIN_VALUE);
+    // min and max striped by thread once threads contend (as LongAdder): every event loop records into
+    // the same series, and one shared field written per call moved its cache line between the cores
+    final LongAccumulator firstSent = new LongAccumulator(Math::min, Long.MAX_VALUE);
+    final LongAccumulator lastReceived = new LongAccumulator(Math::max, Long.MIN_VALUE);
+    final LongAccumulator lastSent = new LongAccumulator(Math::max, Long.MIN_VALUE);
     /** From the intended send time, for calls a rate schedule paced; see {@link IntendedSend}. */
     final Recorder intended = new Recorder(MAX_MICROS, 3);
     final Histogram intendedTotal = new Histogram(MAX_MICROS, 3);
     final LongAdder late = new LongAdder();
-    final AtomicLong firstIntended = new AtomicLong(Long.MAX_VALUE);
-    final AtomicLong lastIntended = new AtomicLong(Long.MIN_VALUE);
+    final LongAccumulator firstIntended = new LongAccumulator(Math::min, Long.MAX_VALUE);
+    final LongAccumulator lastIntended = new LongAccumulator(Math::max, Long.MIN_VALUE);
     long intervalStart = System.currentTimeMillis();
     /** This process's CPU time in the seconds this name had calls, shared by calls (ticker thread only). */
     double cpuNanos;

@@ -47,6 +47,8 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
   private RpcStream<Req> stream;
   /** This stream's messages in the µs record, set once it is open. */
   private LatencyRecord.StreamMessages counted = LatencyRecord.StreamMessages.NONE;
+  /** Where its messages are timed in the µs record, set once it is open. */
+  private LatencyRecord.Timings timings;
   private Timeout backstop;
   private Runnable whenReady;
   private Runnable whenEnded;
@@ -85,6 +87,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
     this.stream = stream;
     OPEN.incrementAndGet();
     counted = owner.latencies.recordStreamOpened(requestName);
+    timings = owner.latencies.timings(requestName);
     backstop =
         Deadlines.schedule(
             Deadlines.backstop(owner.timeout),
@@ -307,10 +310,10 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
     if (checked._2().isDefined()) {
       failed = true;
       String text = checked._2().get().message();
-      owner.latencies.recordFailedCall(requestName, IntendedSend.NONE, fromNanos, endNanos, text);
+      timings.failed(fromNanos, endNanos, text);
       owner.log(startSession, requestName, fromMillis, endMillis, KO$.MODULE$, CallResult.OK, text);
     } else {
-      owner.latencies.recordOk(requestName, IntendedSend.NONE, fromNanos, endNanos);
+      timings.ok(fromNanos, endNanos);
       owner.log(startSession, requestName, fromMillis, endMillis, OK$.MODULE$, CallResult.OK, null);
     }
     stream.request(1);
