@@ -39,6 +39,10 @@ public final class Staircase {
   /** Also set by {@link RateSteps}: the prefix of {@link #named} names. */
   static final String PHASE = "staircasePhase";
   private static final String LIFETIME = "staircaseLifetime";
+  /** When the user's lifetime ends (epoch ms); its warm-up part; the rest, measured. */
+  private static final String END = "staircaseEnd";
+  private static final String WARMUP = "staircaseWarmup";
+  private static final String MEASURED = "staircaseMeasured";
   /**
    * Users started past the end idle this long rather than end at once and be replaced at once,
    * thousands of times, until Gatling's injection stops.
@@ -165,19 +169,30 @@ public final class Staircase {
         .exec(
             session -> {
               start();
-              return session.set(LIFETIME, Duration.ofMillis(userLifetimeMillis()));
+              long now = System.currentTimeMillis();
+              long lifetime = userLifetimeMillis();
+              long warmup = now < warmupEndMillis ? Math.min(lifetime, warmupEndMillis - now) : 0; // no warm-up: MIN_VALUE
+              return session
+                  .set(LIFETIME, Duration.ofMillis(lifetime))
+                  .set(END, now + lifetime)
+                  .set(WARMUP, Duration.ofMillis(warmup))
+                  .set(MEASURED, Duration.ofMillis(lifetime - warmup))
+                  .set(PHASE, warmup > 0 ? "warm-up " : "");
             })
         .doIfOrElse(session -> !session.<Duration>get(LIFETIME).isZero())
         .then(
-            // evaluated at every iteration: a plain attribute read, the cheapest (Session.getLong converts)
-            during(session -> session.<Duration>get(LIFETIME), "during", cutLastIteration)
-                .on(
-                    exec(session -> {
-                      String phase = System.currentTimeMillis() < warmupEndMillis ? "warm-up " : "";
-                      // a new session only when the phase changes: this runs before every call
-                      return phase.equals(session.get(PHASE)) ? session : session.set(PHASE, phase);
-                    }),
-                    call))
+            // a loop for the warm-up, one for the rest: the phase is set once per user, not by an action
+            // before every call, which would be in every Gatling figure of bench/ and in no user's scenario.
+            // Durations are evaluated at every iteration: a plain attribute read, the cheapest (Session.getLong converts)
+            doIf(session -> !session.<Duration>get(WARMUP).isZero())
+                .then(
+                    during(session -> session.<Duration>get(WARMUP), "warm-up", cutLastIteration)
+                        .on(call)
+                        .exec(session -> session
+                            .set(PHASE, "")
+                            .set(MEASURED, Duration.ofMillis(Math.max(0, session.getLong(END) - System.currentTimeMillis())))))
+                .doIf(session -> !session.<Duration>get(MEASURED).isZero())
+                .then(during(session -> session.<Duration>get(MEASURED), "during", cutLastIteration).on(call)))
         .orElse(pause(session -> Duration.ofMillis(Math.max(IDLE_AT_LEAST_MILLIS, endMillis - System.currentTimeMillis()))))
         .injectClosed(steps());
   }
