@@ -48,6 +48,12 @@ public abstract class SelfConnectingClient implements PooledClient {
     }
   }
 
+  /** The library's own exception of the first call that could not reach the target; null while none could not. */
+  protected final Throwable unreachableCause() {
+    Throwable why = unreachable;
+    return why == null ? null : why.getCause();
+  }
+
   @Override
   public final Throwable failedBeforeAnswering() {
     return answered ? null : unreachable;

@@ -29,6 +29,12 @@ final class MotanClient extends SelfConnectingClient {
   /** The proxy of {@code type}, made on first use (which may take a while: call off Gatling's threads). */
   <S> S service(Class<S> type) {
     if (closed) {
+      Throwable unreachable = unreachableCause();
+      if (unreachable instanceof RuntimeException motan) {
+        // the pool closed this client after another call found the provider unreachable, while this
+        // call was on its way to a sender thread: it fails for that same reason
+        throw motan;
+      }
       throw new IllegalStateException("the simulation is over: its Motan clients are closed");
     }
     RefererConfig<?> referer = referers.computeIfAbsent(type, this::refer);
