@@ -27,6 +27,8 @@ public final class ServerComesBack {
 
   /** Long enough for a backoff of 100 ms doubling to reach its longest delay of a second. */
   private static final long DEAD_FOR_MILLIS = 2500;
+  /** How long the target stays dead at most, waiting for the users' failed calls: well inside the 20 s run. */
+  private static final long FAILING_AT_MOST_NANOS = 10_000_000_000L;
 
   private ServerComesBack() {}
 
@@ -40,6 +42,7 @@ public final class ServerComesBack {
       throws Exception {
     AtomicLong back = new AtomicLong();
     AtomicLong firstOk = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
     AtomicReference<AutoCloseable> started = new AtomicReference<>();
     AtomicReference<Throwable> swapFailure = new AtomicReference<>();
     try (Doorman doorman = new Doorman()) {
@@ -51,6 +54,12 @@ public final class ServerComesBack {
                     () -> {
                       try {
                         Thread.sleep(DEAD_FOR_MILLIS);
+                        // and until every user has failed twice: on a slow machine users still making
+                        // their clients (a Dubbo reference each) met a dead target only after it was back
+                        long giveUp = System.nanoTime() + FAILING_AT_MOST_NANOS;
+                        while (failed.get() < 2L * users && System.nanoTime() < giveUp) {
+                          Thread.sleep(20);
+                        }
                         doorman.close();
                         started.set(startOnTheSamePort(server, port));
                         back.set(System.nanoTime());
@@ -74,6 +83,8 @@ public final class ServerComesBack {
                                       session -> {
                                         if (!session.isFailed()) {
                                           firstOk.compareAndSet(0, System.nanoTime());
+                                        } else {
+                                          failed.incrementAndGet();
                                         }
                                         return session.markAsSucceeded();
                                       })
