@@ -20,7 +20,9 @@ import protocols.grpc.GrpcStreamBuilder;
  * user runs a server stream of {@code -Dmessages} replies, a client stream of as many requests, and a
  * bidirectional ping-pong of as many (each message sent once the echo of the one before has come:
  * {@code send(request).awaitMessages(1)}, one action per message), every message checked. {@code -Dstreams=ServerStream,BidiStream}
- * runs only those kinds (bench/streaming.sh measures them one at a time).
+ * runs only those kinds (bench/streaming.sh measures them one at a time). Each stream has a fixed
+ * {@code streamName}: by default it would be the request name, which here carries the staircase's
+ * phase in EL, resolved again at every action on the stream.
  */
 public class GrpcStreamingSimulation extends BenchmarkSimulation {
 
@@ -61,14 +63,17 @@ public class GrpcStreamingSimulation extends BenchmarkSimulation {
     GrpcStreamBuilder<BenchmarkMessage, BenchmarkMessage> serverStream =
         grpc(Staircase.named("ServerStream"))
             .serverStream(HelloStreamsGrpc.getServerStreamMethod())
+            .streamName("ServerStream")
             .check(response(BenchmarkMessage::getField1).is(BenchmarkMessages.OK));
     GrpcStreamBuilder<BenchmarkMessage, BenchmarkMessage> clientStream =
         grpc(Staircase.named("ClientStream"))
             .clientStream(HelloStreamsGrpc.getClientStreamMethod())
+            .streamName("ClientStream")
             .check(response(BenchmarkMessage::getField1).is(BenchmarkMessages.OK));
     GrpcStreamBuilder<BenchmarkMessage, BenchmarkMessage> bidiStream =
         grpc(Staircase.named("BidiStream"))
             .bidiStream(HelloStreamsGrpc.getBidiStreamMethod())
+            .streamName("BidiStream")
             // a ping-pong: each echo timed from its own ping
             .messageResponseTimePolicy(MessageResponseTimePolicy.FromLastMessageSent)
             .check(response(BenchmarkMessage::getField1).is(BenchmarkMessages.OK));
