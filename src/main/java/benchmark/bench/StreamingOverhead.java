@@ -26,7 +26,7 @@ import protocols.core.LatencyRecord;
  * end of its warm-up ({@code bare.jfr}, {@code gatling.jfr} in its folder), summed up per kind and level
  * in {@code <kind>-<level>-profile.md} ({@link Profiles}: by category, and the hottest frames of each side).
  *
- * <pre>mvn test-compile exec:java@streaming -Dlevels=100 -Dconnections=4 -Dmessages=100 -Dwarmup=5s -Dhold=20s -Dpairs=3</pre>
+ * <pre>mvn test-compile exec:java@streaming -Dlevels=100 -Dconnections=4 -Dmessages=100 -Dwarmup=45s -Dhold=20s -Dpairs=3</pre>
  *
  * Writes {@code streaming.md} and {@code streaming.json} into {@code -Dout} (default bench/results/streaming-<stamp>).
  */
@@ -68,7 +68,9 @@ public final class StreamingOverhead {
     int messages = Integer.parseInt(System.getProperty("messages", "100"));
     int pairs = pairs(System.getProperty("pairs", "3"));
     List<String[]> kinds = kinds(System.getProperty("kinds", "server,bidi"));
-    Duration warmup = Durations.parse(System.getProperty("warmup", "5s"), "-Dwarmup");
+    // 45 s: the JIT compiles for about 35 s at this load (bare loop) and 40 s (Gatling); in a 5 s warm-up
+    // a third of a core went on compiling through the measured window, in both JVMs (BENCHMARKS.md 2026-12-03)
+    Duration warmup = Durations.parse(System.getProperty("warmup", "45s"), "-Dwarmup");
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
     Path out = Bench.out("streaming");
     Jvms jvms = new Jvms();
