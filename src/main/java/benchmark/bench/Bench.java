@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import protocols.core.Durations;
 import protocols.core.HostAndPort;
 
 /**
@@ -100,6 +101,16 @@ final class Bench {
       }
     }
     return rows;
+  }
+
+  /**
+   * {@code -Dwarmup} of the benches run against a bare loop, 45 s by default: the JIT went on compiling for
+   * about 32 s of a run in the bare gRPC stream loop, 40 s in Gatling's streams and 20 s in Gatling's Thrift
+   * at 1000 users; after the 5 s of before, it took a third of a core through the measured window in both
+   * JVMs (BENCHMARKS.md, 2026-12-03).
+   */
+  static Duration steadyWarmup() {
+    return Durations.parse(System.getProperty("warmup", "45s"), "-Dwarmup");
   }
 
   /** The system properties of a closed-loop Gatling run at one level, as the benchmark simulations read them. */

@@ -114,9 +114,7 @@ public final class Overhead {
     if (connectionsProperty != null) {
       LoadSettings.parseConnections(connectionsProperty); // validates
     }
-    // 45 s: the JIT went on compiling for about 35 s (bare loops) and 40 s (Gatling) of a run; after a
-    // 5 s warm-up it took a third of a core through the measured window, in both JVMs (BENCHMARKS.md 2026-12-03)
-    Duration warmup = Durations.parse(System.getProperty("warmup", "45s"), "-Dwarmup");
+    Duration warmup = Bench.steadyWarmup();
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
     int runs = Runs.count();
     Path out = Bench.out("overhead");

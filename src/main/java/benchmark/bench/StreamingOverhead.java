@@ -68,9 +68,7 @@ public final class StreamingOverhead {
     int messages = Integer.parseInt(System.getProperty("messages", "100"));
     int pairs = pairs(System.getProperty("pairs", "3"));
     List<String[]> kinds = kinds(System.getProperty("kinds", "server,bidi"));
-    // 45 s: the JIT compiles for about 35 s at this load (bare loop) and 40 s (Gatling); in a 5 s warm-up
-    // a third of a core went on compiling through the measured window, in both JVMs (BENCHMARKS.md 2026-12-03)
-    Duration warmup = Durations.parse(System.getProperty("warmup", "45s"), "-Dwarmup");
+    Duration warmup = Bench.steadyWarmup();
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
     Path out = Bench.out("streaming");
     Jvms jvms = new Jvms();
