@@ -24,6 +24,13 @@ import protocols.testkit.ServerComesBack;
  * The core reconnect backoff in front of Dubbo's clients, each of which would otherwise reconnect from
  * Dubbo's own timer once a minute (100 clients made 218 connections in 40 s against a dropping
  * listener, 14 in the busiest second, measured before the backoff).
+ *
+ * <p>At CI's 20 users the connection rate cannot tell a backoff from none: making Dubbo references
+ * limits it to about 10 a second either way (measured with a 1 ns backoff: 9 in the busiest second,
+ * 71 connections; with the default: 10 and 56). What fails without the backoff is that no call is held
+ * back with "reconnecting in" (both protocols failed on it with the 1 ns backoff). The ceiling of 50 a
+ * second is for {@code -DdubboBackoffUsers=1000}, where references are made faster than that. Triple's
+ * references share their connections (5 for 20 users), so for tri the rate is Dubbo's own.
  */
 class DubboReconnectBackoffTest {
 
@@ -37,7 +44,7 @@ class DubboReconnectBackoffTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"dubbo", "tri"})
-  void usersWithAClientEachMakeAtMostFiftyConnectionAttemptsASecondOnceTheirFirstAttemptsAreOver(String protocol)
+  void usersWithAClientEachAreHeldBackWhileTheProviderDropsTheirConnectionsAtMostFiftyAttemptsASecond(String protocol)
       throws Exception {
     try (Doorman doorman = new Doorman()) {
       ProbeSimulation.define(
@@ -69,11 +76,11 @@ class DubboReconnectBackoffTest {
       System.out.println(
           protocol + ", " + USERS + " users: " + doorman.accepted.size() + " connections (" + perSecond + " a second), "
               + busiest + " in the busiest second after the first " + 2 * USERS);
+      assertEquals(0, run.ok("say"), run.toString());
+      assertTrue(run.errors("say").contains("reconnecting in "), "no call was held back by the backoff: " + run.errors("say"));
       assertTrue(
           busiest <= 50,
           busiest + " connections in the busiest second after the users' first " + 2 * USERS + ", " + perSecond + " a second; " + run);
-      assertEquals(0, run.ok("say"), run.toString());
-      assertTrue(run.errors("say").contains("reconnecting in "), run.errors("say"));
     }
   }
 
