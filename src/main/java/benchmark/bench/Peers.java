@@ -268,7 +268,7 @@ public final class Peers {
     List<Peer> peers = Arrays.stream(System.getProperty("peers", Peer.ids()).split(",")).map(Peer::byId).toList();
     List<Integer> levels = LoadSettings.parseLevels(System.getProperty("levels", "100,1000"));
     int connections = positive(System.getProperty("connections", "4"), "-Dconnections");
-    Duration warmup = wholeSeconds(System.getProperty("warmup", "5s"), "-Dwarmup");
+    Duration warmup = wholeSeconds(Bench.steadyWarmup(), "-Dwarmup");
     Duration hold = wholeSeconds(System.getProperty("hold", "20s"), "-Dhold");
     int runs = Runs.count();
     if (hold.isZero()) {
@@ -451,9 +451,12 @@ public final class Peers {
 
   /** grpc-java's AsyncClient takes whole seconds: so do all peers, to run the same durations. */
   private static Duration wholeSeconds(String text, String what) {
-    Duration d = Durations.parse(text, what);
+    return wholeSeconds(Durations.parse(text, what), what);
+  }
+
+  private static Duration wholeSeconds(Duration d, String what) {
     if (d.toMillis() % 1000 != 0) {
-      throw new IllegalArgumentException(what + "=" + text + ": expected whole seconds (grpc-java's AsyncClient takes seconds), for example 5s");
+      throw new IllegalArgumentException(what + "=" + Durations.format(d) + ": expected whole seconds (grpc-java's AsyncClient takes seconds), for example 5s");
     }
     return d;
   }

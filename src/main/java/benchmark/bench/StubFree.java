@@ -22,7 +22,7 @@ import protocols.core.HostAndPort;
  * the same users, connections and durations; the three alternate (stubs, stub-free, ghz; stubs, ...)
  * so that the machine's load disturbs each side alike.
  *
- * <pre>mvn test-compile exec:java@stubfree -Dlevel=100 -Dconnections=4 -Dpairs=3 -Dwarmup=5s -Dhold=20s</pre>
+ * <pre>mvn test-compile exec:java@stubfree -Dlevel=100 -Dconnections=4 -Dpairs=3 -Dwarmup=45s -Dhold=20s</pre>
  *
  * Writes {@code stubfree.md} and {@code stubfree.json} into {@code -Dout} (default bench/results/stubfree-<stamp>).
  */
@@ -45,7 +45,7 @@ public final class StubFree {
     int connections = Integer.parseInt(System.getProperty("connections", "4").trim());
     int rounds = Integer.parseInt(System.getProperty("pairs", "3").trim());
     boolean ghz = Boolean.parseBoolean(System.getProperty("ghz", "true"));
-    Duration warmup = Duration.ofSeconds(Durations.parse(System.getProperty("warmup", "5s"), "-Dwarmup").toSeconds());
+    Duration warmup = Duration.ofSeconds(Bench.steadyWarmup().toSeconds());
     Duration hold = Duration.ofSeconds(Durations.parse(System.getProperty("hold", "20s"), "-Dhold").toSeconds());
     if (level < connections || rounds < 1 || hold.isZero()) {
       throw new IllegalArgumentException("expected -Dlevel >= -Dconnections, -Dpairs >= 1 and -Dhold of a second or more, got "
