@@ -3,7 +3,6 @@ package benchmark.bare;
 import benchmark.BenchmarkMessages;
 import benchmark.pb.BenchmarkMessage;
 import benchmark.pb.HelloGrpc;
-import io.gatling.netty.util.Transports;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
@@ -18,7 +17,7 @@ import protocols.core.HostAndPort;
  */
 final class GrpcBareClient implements BareClient {
 
-  private static final EventLoopGroup LOOPS = Transports.newEventLoopGroup(true, false, 0, "grpc-bare");
+  private static final EventLoopGroup LOOPS = LoopLocal.eventLoops(0, "grpc-bare");
 
   private record Channel(ManagedChannel channel, HelloGrpc.HelloStub stub) {}
 

@@ -4,7 +4,6 @@ import benchmark.BenchmarkMessages;
 import protocols.core.Durations;
 import benchmark.pb.BenchmarkMessage;
 import benchmark.pb.HelloStreamsGrpc;
-import io.gatling.netty.util.Transports;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
@@ -40,8 +39,8 @@ import protocols.core.LatencyRecord;
  */
 public final class GrpcStreamLoop {
 
-  private static final EventLoopGroup LOOPS = Transports.newEventLoopGroup(true, false, 0, "grpc-stream-bare");
-  private static final ChannelFactory<? extends SocketChannel> SOCKETS = Transports.newSocketChannelFactory(true, false);
+  private static final EventLoopGroup LOOPS = LoopLocal.eventLoops(0, "grpc-stream-bare");
+  private static final ChannelFactory<? extends SocketChannel> SOCKETS = LoopLocal.SOCKETS;
 
   private final boolean server;
   private final int messages;
@@ -85,14 +84,17 @@ public final class GrpcStreamLoop {
     long cpuStart = LatencyRecord.ProcessCpu.nanos();
     loop.measuring = true;
     long start = System.nanoTime();
+    long fromMillis = System.currentTimeMillis();
     Thread.sleep(hold.toMillis());
     loop.measuring = false;
+    long toMillis = System.currentTimeMillis();
     double seconds = (System.nanoTime() - start) / 1e9;
     double cpuPerMessage = (LatencyRecord.ProcessCpu.nanos() - cpuStart) / 1000.0 / Math.max(1, loop.received.get());
     loop.stopped = true;
     String json = String.format(Locale.ROOT,
-        "{\"requests\": {\"Messages\": {\"throughput\": %.1f, \"count\": %d, \"ko\": %d, \"cpuPerCall\": %.2f}}}%n",
-        loop.received.get() / seconds, loop.received.get(), loop.failedStreams.get(), cpuPerMessage);
+        "{\"requests\": {\"Messages\": {\"throughput\": %.1f, \"count\": %d, \"ko\": %d, \"cpuPerCall\": %.2f}},"
+            + " \"fromMillis\": %d, \"toMillis\": %d}%n",
+        loop.received.get() / seconds, loop.received.get(), loop.failedStreams.get(), cpuPerMessage, fromMillis, toMillis);
     Files.writeString(Path.of(args[7]), json);
     System.out.print(json);
     loop.channels.forEach(ManagedChannel::shutdownNow);

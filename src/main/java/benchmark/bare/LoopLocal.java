@@ -21,7 +21,15 @@ import java.util.function.BiFunction;
  */
 final class LoopLocal<C> {
 
-  static final ChannelFactory<? extends SocketChannel> SOCKETS = Transports.newSocketChannelFactory(true, false);
+  /** Gatling's {@code gatling.netty.useNativeTransport}, true unless the bench is given it: the bare loops run what Gatling's would. */
+  static final boolean NATIVE_TRANSPORT = Boolean.parseBoolean(System.getProperty("gatling.netty.useNativeTransport", "true"));
+
+  static final ChannelFactory<? extends SocketChannel> SOCKETS = Transports.newSocketChannelFactory(NATIVE_TRANSPORT, false);
+
+  /** Event loops of the transport Gatling's would run; {@code threads} 0: Netty's default count. */
+  static EventLoopGroup eventLoops(int threads, String name) {
+    return Transports.newEventLoopGroup(NATIVE_TRANSPORT, false, threads, name);
+  }
 
   private final List<EventLoop> loops = new ArrayList<>();
   private final List<C> connections = new ArrayList<>();

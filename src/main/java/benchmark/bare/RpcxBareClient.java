@@ -2,7 +2,6 @@ package benchmark.bare;
 
 import benchmark.BenchmarkMessages;
 import benchmark.pb.BenchmarkMessage;
-import io.gatling.netty.util.Transports;
 import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +20,7 @@ final class RpcxBareClient implements BareClient {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  private static final EventLoopGroup LOOPS = Transports.newEventLoopGroup(true, false, 0, "rpcx-bare");
+  private static final EventLoopGroup LOOPS = LoopLocal.eventLoops(0, "rpcx-bare");
 
   private final LoopLocal<RpcxConnection> connections;
 

@@ -3,11 +3,9 @@ package benchmark.bare;
 import benchmark.thrift.ThriftBenchmarkMessages;
 import benchmark.thrift.gen.BenchmarkMessage;
 import benchmark.thrift.gen.Greeter;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.channel.socket.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +24,7 @@ import protocols.thrift.codec.ThriftMessageDecoder;
 /**
  * The thrift protocol's own client without Gatling: the generated {@code Greeter.AsyncClient::say}
  * through {@link GeneratedCalls} on a {@link ThriftConnection} (Netty), framed and binary as the
- * protocol's defaults, on event loops of its own (one per core, as Gatling has); a chain's next call
+ * protocol's defaults, on event loops of its own (one per core and the transport, as Gatling has); a chain's next call
  * starts on the loop its reply arrived on, as a virtual user's does.
  */
 final class ThriftNettyBareClient implements BareClient {
@@ -37,9 +35,12 @@ final class ThriftNettyBareClient implements BareClient {
   /** The event loops every connection of every client shares. */
   static final class Loops implements BareClients {
     private final ThriftClientSettings settings;
+    // the transport Gatling's own loops run by default (epoll where it is there, else NIO), so that the two
+    // sides differ by Gatling and the bridge, not by the socket layer: on NIO this loop spent 1-2 µs more a
+    // call (BENCHMARKS.md, 2026-12-03 afternoon)
     private final EventLoopGroup group =
-        new MultiThreadIoEventLoopGroup(
-            Runtime.getRuntime().availableProcessors(), new DefaultThreadFactory("thrift-bare", true), NioIoHandler.newFactory());
+        LoopLocal.eventLoops(Runtime.getRuntime().availableProcessors(), "thrift-bare");
+    private final ChannelFactory<? extends SocketChannel> sockets = LoopLocal.SOCKETS;
 
     Loops(HostAndPort target) {
       settings =
@@ -78,7 +79,7 @@ final class ThriftNettyBareClient implements BareClient {
   }
 
   private ThriftConnection open() {
-    return ThriftConnection.open(loops.settings, loops.group, NioSocketChannel::new, shared);
+    return ThriftConnection.open(loops.settings, loops.group, loops.sockets, shared);
   }
 
   @Override

@@ -121,10 +121,13 @@ final class Bench {
     return options;
   }
 
-  /** The protocols' own switches given to the bench ({@code -Dgatlingrpc.batchStats=false}...), for its Gatling runs. */
+  /**
+   * The protocols' own switches ({@code -Dgatlingrpc.batchStats=false}...) and Gatling's settings
+   * ({@code -Dgatling.netty.useNativeTransport=false}...) given to the bench, for its Gatling runs.
+   */
   static List<String> protocolSwitches() {
     return System.getProperties().stringPropertyNames().stream()
-        .filter(name -> name.startsWith("gatlingrpc."))
+        .filter(name -> name.startsWith("gatlingrpc.") || name.startsWith("gatling."))
         .sorted()
         .map(name -> "-D" + name + "=" + System.getProperty(name))
         .toList();

@@ -38,10 +38,16 @@ public final class StreamingOverhead {
   public record Row(
       String kind, int level, String connections, int messages, double bareMessagesPerSecond,
       double gatlingMessagesPerSecond, double ratio, List<Double> ratios, double bareCpuPerMessage,
-      double gatlingCpuPerMessage, long gatlingP50, long gatlingP99, String problem) {}
+      double gatlingCpuPerMessage, long gatlingP50, long gatlingP99, double serverCpuPerMessageBare,
+      double serverCpuPerMessageGatling, String problem) {}
 
-  /** One bare run and the Gatling run after it. */
-  record Pair(double bare, double gatling, double bareCpu, double gatlingCpu, long p50, long p99, String problem) {}
+  /**
+   * One bare run and the Gatling run after it; the server's CPU µs per message received over each
+   * one's measured window (from /proc; 0 when unread): with client and server on the same cores, what
+   * a ratio can reach depends on it.
+   */
+  record Pair(double bare, double gatling, double bareCpu, double gatlingCpu, long p50, long p99, double bareServerCpu,
+      double gatlingServerCpu, String problem) {}
 
   /** The stream kinds measured: what the bare loop calls them, and the simulation's request name. */
   private static final List<String[]> KINDS = List.of(new String[] {"server", "ServerStream"}, new String[] {"bidi", "BidiStream"});
@@ -94,7 +100,7 @@ public final class StreamingOverhead {
         },
         (framework, reason) -> {
           levels.forEach(level -> kinds.forEach(kind ->
-              rows.add(new Row(kind[1], level, connections, messages, 0, 0, 0, List.of(), 0, 0, 0, 0, reason))));
+              rows.add(new Row(kind[1], level, connections, messages, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, reason))));
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("streaming.json").toFile(), rows);
@@ -133,7 +139,8 @@ public final class StreamingOverhead {
     String problem = runs.stream().map(Pair::problem).filter(p -> p != null).findFirst().orElse(null);
     return new Row(kind, level, connections, messages, median(runs, Pair::bare), median(runs, Pair::gatling),
         median(ratios, r -> r), ratios, median(runs, Pair::bareCpu), median(runs, Pair::gatlingCpu),
-        (long) median(runs, p -> (double) p.p50()), (long) median(runs, p -> (double) p.p99()), problem);
+        (long) median(runs, p -> (double) p.p50()), (long) median(runs, p -> (double) p.p99()),
+        median(runs, Pair::bareServerCpu), median(runs, Pair::gatlingServerCpu), problem);
   }
 
   static <T> double median(List<T> values, java.util.function.ToDoubleFunction<T> of) {
@@ -151,7 +158,17 @@ public final class StreamingOverhead {
     Files.createDirectories(dir);
     Duration limit = warmup.plus(hold).plusSeconds(180);
     Path bareJson = dir.resolve("bare.json");
+    // the server's CPU over each side's measured window (null where there is no /proc)
+    try (ProcessMeter server = jvms.running(Framework.byId("grpc").serverMainClass()).map(ProcessMeter::watch).orElse(null)) {
+      return runPair(jvms, kind, target, level, connections, messages, warmup, hold, dir, limit, bareJson, server);
+    }
+  }
+
+  private static Pair runPair(
+      Jvms jvms, String[] kind, HostAndPort target, int level, String connections, int messages, Duration warmup, Duration hold, Path dir,
+      Duration limit, Path bareJson, ProcessMeter server) throws IOException, InterruptedException {
     List<String> bareOptions = new ArrayList<>(List.of("-Xmx2g"));
+    bareOptions.addAll(Bench.protocolSwitches()); // the bare loop picks the transport Gatling would
     bareOptions.addAll(Profiles.jvmOptions(dir.resolve("bare.jfr"), warmup));
     Process bare = jvms.start(bareOptions, "benchmark.bare.GrpcStreamLoop",
         List.of(kind[0], target.toString(), String.valueOf(level), connections, warmup.toMillis() + "ms", hold.toMillis() + "ms",
@@ -172,7 +189,13 @@ public final class StreamingOverhead {
         : null;
     return new Pair(b == null ? 0 : b.get("throughput").asDouble(), g == null ? 0 : g.get("throughput").asDouble(),
         b == null ? 0 : b.path("cpuPerCall").asDouble(), g == null ? 0 : g.path("cpuPerCall").asDouble(),
-        g == null ? 0 : g.get("p50").asLong(), g == null ? 0 : g.get("p99").asLong(), problem);
+        g == null ? 0 : g.get("p50").asLong(), g == null ? 0 : g.get("p99").asLong(),
+        cpuMicros(Usages.ofBareLoop(bareJson, "Messages", null, server)),
+        run == null ? 0 : cpuMicros(Usages.ofGatlingRun(run, kind[1], null, server)), problem);
+  }
+
+  private static double cpuMicros(Usages usages) {
+    return usages.server() == null ? 0 : usages.server().userMicros() + usages.server().systemMicros();
   }
 
   private static JsonNode read(Path summary, String name) {
@@ -189,16 +212,18 @@ public final class StreamingOverhead {
         "Closed loop of streams; each user runs one stream to its end, then the next (bidi: a ping-pong, each message"
             + " sent when the echo of the one before has come); warm-up %s excluded, %s measured; messages received per"
             + " second; %d pairs of runs per row, bare then Gatling, medians (ratio: median and every pair's);"
-            + " CPU: each process's CPU µs per message received; server in its own JVM; %d cores.%n%n",
+            + " CPU: each process's CPU µs per message received (the server's from /proc over the same window); server in its own JVM;"
+            + " %d cores.%n%n",
         Durations.format(warmup), Durations.format(hold), pairs, Runtime.getRuntime().availableProcessors()));
     md.append("| stream | users | connections | messages per stream | bare msg/s | Gatling msg/s | Gatling / bare | each pair |"
-        + " bare CPU µs/msg | Gatling CPU µs/msg | Gatling p50 µs | Gatling p99 µs |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        + " bare CPU µs/msg | Gatling CPU µs/msg | Gatling p50 µs | Gatling p99 µs | server CPU µs/msg, bare run | server CPU µs/msg, Gatling run |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
       String each = String.join(", ", r.ratios().stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).toList());
-      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d | %.0f | %.0f | **%.2f** | %s | %.1f | %.1f | %d | %d |%s%n",
+      md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d | %.0f | %.0f | **%.2f** | %s | %.1f | %.1f | %d | %d | %.1f | %.1f |%s%n",
           r.kind(), r.level(), r.connections(), r.messages(), r.bareMessagesPerSecond(), r.gatlingMessagesPerSecond(), r.ratio(),
           each, r.bareCpuPerMessage(), r.gatlingCpuPerMessage(), r.gatlingP50(), r.gatlingP99(),
+          r.serverCpuPerMessageBare(), r.serverCpuPerMessageGatling(),
           r.problem() == null ? "" : " " + r.problem()));
     }
     return md.toString();

@@ -22,9 +22,14 @@ record Usages(long calls, Usage injector, Usage server) {
 
   /** A bare loop's window and calls, as BareLoopMain wrote them into {@code json}. */
   static Usages ofBareLoop(Path json, ProcessMeter injector, ProcessMeter server) {
+    return ofBareLoop(json, MEASURED, injector, server);
+  }
+
+  /** A bare loop's window and its count of {@code measured} (calls, messages), as it wrote them into {@code json}. */
+  static Usages ofBareLoop(Path json, String measured, ProcessMeter injector, ProcessMeter server) {
     try {
       JsonNode result = JSON.readTree(json.toFile());
-      return of(result.path("requests").path(MEASURED).path("count").asLong(),
+      return of(result.path("requests").path(measured).path("count").asLong(),
           result.path("fromMillis").asLong(), result.path("toMillis").asLong(), injector, server);
     } catch (IOException | RuntimeException e) {
       return new Usages(0, null, null);
@@ -33,8 +38,13 @@ record Usages(long calls, Usage injector, Usage server) {
 
   /** A Gatling run's window: from the first to the end of the last of its measured request's seconds in the record. */
   static Usages ofGatlingRun(Path runFolder, ProcessMeter injector, ProcessMeter server) {
+    return ofGatlingRun(runFolder, MEASURED, injector, server);
+  }
+
+  /** The same for the request name {@code measured} (a stream's messages: one record each). */
+  static Usages ofGatlingRun(Path runFolder, String measured, ProcessMeter injector, ProcessMeter server) {
     try {
-      List<Histogram> seconds = RunData.read(runFolder).intervals(MEASURED);
+      List<Histogram> seconds = RunData.read(runFolder).intervals(measured);
       long from = seconds.stream().mapToLong(Histogram::getStartTimeStamp).min().orElse(0);
       long to = seconds.stream().mapToLong(Histogram::getEndTimeStamp).max().orElse(0);
       return of(seconds.stream().mapToLong(Histogram::getTotalCount).sum(), from, to, injector, server);
