@@ -3,9 +3,7 @@ package benchmark.bare;
 import benchmark.thrift.ThriftBenchmarkMessages;
 import benchmark.thrift.gen.BenchmarkMessage;
 import benchmark.thrift.gen.Greeter;
-import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,12 +33,10 @@ final class ThriftNettyBareClient implements BareClient {
   /** The event loops every connection of every client shares. */
   static final class Loops implements BareClients {
     private final ThriftClientSettings settings;
-    // the transport Gatling's own loops run by default (epoll where it is there, else NIO), so that the two
-    // sides differ by Gatling and the bridge, not by the socket layer: on NIO this loop spent 1-2 µs more a
-    // call (BENCHMARKS.md, 2026-12-03 afternoon)
+    // the transport Gatling's loops run (LoopLocal): on NIO, which it ran before, this loop spent 1-2 µs
+    // more a call (BENCHMARKS.md, 2026-12-03 afternoon)
     private final EventLoopGroup group =
         LoopLocal.eventLoops(Runtime.getRuntime().availableProcessors(), "thrift-bare");
-    private final ChannelFactory<? extends SocketChannel> sockets = LoopLocal.SOCKETS;
 
     Loops(HostAndPort target) {
       settings =
@@ -79,7 +75,7 @@ final class ThriftNettyBareClient implements BareClient {
   }
 
   private ThriftConnection open() {
-    return ThriftConnection.open(loops.settings, loops.group, loops.sockets, shared);
+    return ThriftConnection.open(loops.settings, loops.group, LoopLocal.SOCKETS, shared);
   }
 
   @Override

@@ -117,15 +117,15 @@ final class Bench {
   static List<String> closedLoop(HostAndPort target, int level, String connections, Duration warmup, Duration hold) {
     List<String> options = new java.util.ArrayList<>(List.of("-Dtarget=" + target, "-Dlevels=" + level, "-Dramp=0",
         "-Dwarmup=" + warmup.toMillis() + "ms", "-Dhold=" + hold.toMillis() + "ms", "-Dconnections=" + connections));
-    options.addAll(protocolSwitches());
+    options.addAll(passedSwitches());
     return options;
   }
 
   /**
    * The protocols' own switches ({@code -Dgatlingrpc.batchStats=false}...) and Gatling's settings
-   * ({@code -Dgatling.netty.useNativeTransport=false}...) given to the bench, for its Gatling runs.
+   * ({@code -Dgatling.netty.useNativeTransport=false}...) given to the bench, passed on to its runs.
    */
-  static List<String> protocolSwitches() {
+  static List<String> passedSwitches() {
     return System.getProperties().stringPropertyNames().stream()
         .filter(name -> name.startsWith("gatlingrpc.") || name.startsWith("gatling."))
         .sorted()

@@ -176,7 +176,7 @@ public final class Overhead {
         Path runDir = Files.createDirectories(dir.resolve("run-" + run));
         for (String loop : bareLoops(framework)) {
           List<String> options = new ArrayList<>(List.of("-Xmx2g"));
-          options.addAll(Bench.protocolSwitches()); // the Netty bare loops pick the transport Gatling would
+          options.addAll(Bench.passedSwitches()); // the Netty bare loops pick the transport Gatling would
           options.addAll(Profiles.jvmOptions(runDir.resolve(bareFile(framework, loop, "jfr")), warmup));
           Path json = runDir.resolve(bareFile(framework, loop, "json"));
           Process bare = jvms.start(options, "benchmark.bare.BareLoopMain",

@@ -81,18 +81,20 @@ public final class StreamingOverhead {
     List<Row> rows = new ArrayList<>();
     Bench.eachFramework(jvms, List.of(Framework.byId("grpc")), out, "2g", List.of(),
         (framework, target, dir) -> {
-          for (int level : levels) {
-            for (String[] kind : kinds) {
-              List<Pair> runs = new ArrayList<>();
-              List<Path> runDirs = new ArrayList<>();
-              // bare, Gatling, bare, Gatling...: what load the machine has falls on both alike
-              for (int pair = 1; pair <= pairs; pair++) {
-                runDirs.add(dir.resolve(kind[0] + "-" + level + "-" + pair));
-                runs.add(measure(jvms, kind, target, level, connections, messages, warmup, hold, runDirs.get(pair - 1)));
-              }
-              rows.add(row(kind[1], level, connections, messages, runs));
-              if (Profiles.enabled()) {
-                Files.writeString(dir.resolve(kind[0] + "-" + level + "-profile.md"), profile(kind[1], level, runDirs));
+          try (ProcessMeter server = jvms.running(framework.serverMainClass()).map(ProcessMeter::watch).orElse(null)) {
+            for (int level : levels) {
+              for (String[] kind : kinds) {
+                List<Pair> runs = new ArrayList<>();
+                List<Path> runDirs = new ArrayList<>();
+                // bare, Gatling, bare, Gatling...: what load the machine has falls on both alike
+                for (int pair = 1; pair <= pairs; pair++) {
+                  runDirs.add(dir.resolve(kind[0] + "-" + level + "-" + pair));
+                  runs.add(measure(jvms, server, kind, target, level, connections, messages, warmup, hold, runDirs.get(pair - 1)));
+                }
+                rows.add(row(kind[1], level, connections, messages, runs));
+                if (Profiles.enabled()) {
+                  Files.writeString(dir.resolve(kind[0] + "-" + level + "-profile.md"), profile(kind[1], level, runDirs));
+                }
               }
             }
           }
@@ -152,23 +154,15 @@ public final class StreamingOverhead {
     return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   }
 
+  /** {@code server}: the server's CPU over each side's measured window (null where there is no /proc). */
   private static Pair measure(
-      Jvms jvms, String[] kind, HostAndPort target, int level, String connections, int messages, Duration warmup, Duration hold, Path dir)
-      throws IOException, InterruptedException {
+      Jvms jvms, ProcessMeter server, String[] kind, HostAndPort target, int level, String connections, int messages, Duration warmup,
+      Duration hold, Path dir) throws IOException, InterruptedException {
     Files.createDirectories(dir);
     Duration limit = warmup.plus(hold).plusSeconds(180);
     Path bareJson = dir.resolve("bare.json");
-    // the server's CPU over each side's measured window (null where there is no /proc)
-    try (ProcessMeter server = jvms.running(Framework.byId("grpc").serverMainClass()).map(ProcessMeter::watch).orElse(null)) {
-      return runPair(jvms, kind, target, level, connections, messages, warmup, hold, dir, limit, bareJson, server);
-    }
-  }
-
-  private static Pair runPair(
-      Jvms jvms, String[] kind, HostAndPort target, int level, String connections, int messages, Duration warmup, Duration hold, Path dir,
-      Duration limit, Path bareJson, ProcessMeter server) throws IOException, InterruptedException {
     List<String> bareOptions = new ArrayList<>(List.of("-Xmx2g"));
-    bareOptions.addAll(Bench.protocolSwitches()); // the bare loop picks the transport Gatling would
+    bareOptions.addAll(Bench.passedSwitches()); // the bare loop picks the transport Gatling would
     bareOptions.addAll(Profiles.jvmOptions(dir.resolve("bare.jfr"), warmup));
     Process bare = jvms.start(bareOptions, "benchmark.bare.GrpcStreamLoop",
         List.of(kind[0], target.toString(), String.valueOf(level), connections, warmup.toMillis() + "ms", hold.toMillis() + "ms",
