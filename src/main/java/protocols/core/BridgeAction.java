@@ -100,7 +100,7 @@ abstract class BridgeAction implements Action {
     }
   }
 
-  /** Logs a response in Gatling's stats; posted with the others of this loop turn ({@link ResponseBatch}). */
+  /** Logs a response in Gatling's stats; posted with the others its loop holds ({@link ResponseBatch}). */
   void log(
       Session session,
       String name,
@@ -112,7 +112,7 @@ abstract class BridgeAction implements Action {
     ResponseBatch.log(statsEngine, session, name, start, end, status, code, message);
   }
 
-  /** Hands the user to the next action, once the responses logged before are posted. */
+  /** Hands the user to the next action, at the end of this loop turn when the turn logged responses. */
   void proceed(Session session) {
     ResponseBatch.then(session, () -> next.$bang(session));
   }

@@ -7,27 +7,43 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.util.ArrayList;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Option;
 
 /**
- * The responses one event-loop turn completes, handed to Gatling's stats together at the end of the turn.
+ * The responses of an event loop, held a few milliseconds and handed to Gatling's stats together.
  *
  * <p>Gatling's stats engine posts every response to each data writer, actors on a pool of their own: a
  * response posted to an idle writer wakes a pool thread. Posted one by one between the sends of the next
  * calls, nearly every response found its writer idle again (0.4–1.4 wake-ups per call, measured in
- * bench/overhead.sh's /proc table); posted back to back, a writer woken by the first drains the rest.
+ * bench/overhead.sh's /proc table). Posted at the end of each loop turn, a writer still woke for every
+ * turn's few responses (with a connection per user, about ten: 6,000 wake-ups a second at 23k calls/s).
+ * So a loop holds its responses for {@code -Dgatlingrpc.statsHold} (5 ms by default) and posts them
+ * together, at most {@link #MAX_HELD} at a time.
  *
- * <p>A user goes on only after its response was posted: the users that a turn's responses let go on run
- * at the end of the turn, after the posts. So when the last user ends and Gatling stops its stats, every
- * response is already in them. {@code -Dgatlingrpc.batchStats=false} posts each response at once, as before.
+ * <p>Users do not wait for that: the users a turn's responses let go on run at the end of the turn (a
+ * call answered at once does not nest the user's next call in its own stack). What keeps every response
+ * in Gatling's stats is the user's end: a user's exit posts its loop's held responses before Gatling
+ * counts the user out ({@link RpcComponents#onExit()}), so when the last user ends, every response is in
+ * the stats. Only a run stopped from outside (Gatling's {@code maxDuration}) loses the responses of its
+ * last few milliseconds, as it loses the calls still in flight.
+ *
+ * <p>{@code -Dgatlingrpc.statsHold=0} posts a turn's responses at the end of the turn, before its users go
+ * on (the behaviour until 2026-12-03); {@code -Dgatlingrpc.batchStats=false} posts each response at once.
  */
-final class ResponseBatch implements Runnable {
+final class ResponseBatch {
 
   private static final Logger LOG = LoggerFactory.getLogger(ResponseBatch.class);
 
   static final boolean ENABLED = !"false".equals(System.getProperty("gatlingrpc.batchStats"));
+
+  static final long HOLD_NANOS =
+      Durations.parse(System.getProperty("gatlingrpc.statsHold", "5ms"), "-Dgatlingrpc.statsHold").toNanos();
+
+  /** Posted at once beyond this, whatever the hold: a writer drains them in one go. */
+  static final int MAX_HELD = 4096;
 
   private static final FastThreadLocal<ResponseBatch> ON_THIS_LOOP =
       new FastThreadLocal<>() {
@@ -53,14 +69,17 @@ final class ResponseBatch implements Runnable {
     }
   }
 
-  private ArrayList<Response> responses = new ArrayList<>();
+  private ArrayList<Response> held = new ArrayList<>();
   private ArrayList<Runnable> goOn = new ArrayList<>();
   /** The lists of the turn before, emptied, taken again by the next (a run never nests in another). */
-  private ArrayList<Response> spareResponses = new ArrayList<>();
+  private ArrayList<Response> spareHeld = new ArrayList<>();
   private ArrayList<Runnable> spareGoOn = new ArrayList<>();
-  private boolean scheduled;
+  private boolean turnEndScheduled;
+  private boolean postScheduled;
+  private final Runnable endTurn = this::endTurn;
+  private final Runnable scheduledPost = this::scheduledPost;
 
-  /** Logs a response at the end of this turn of the user's loop (at once when not on that loop). */
+  /** Logs a response: held on the user's loop (posted at once when not on that loop). */
   static void log(
       StatsEngine stats, Session session, String name, long start, long end, Status status, String code, String message) {
     Response response = new Response(stats, session, name, start, end, status, code, message);
@@ -69,20 +88,15 @@ final class ResponseBatch implements Runnable {
       response.post();
       return;
     }
-    ResponseBatch batch = ON_THIS_LOOP.get();
-    if (batch.schedule(loop)) {
-      batch.responses.add(response);
-    } else {
-      response.post(); // the loop is shutting down: the simulation is over
-    }
+    ON_THIS_LOOP.get().hold(loop, response);
   }
 
-  /** Runs {@code next} after the responses logged in this turn are posted; at once when there are none. */
+  /** Runs {@code next} at the end of this turn when the turn logged responses; at once when there are none. */
   static void then(Session session, Runnable next) {
     EventLoop loop = session.eventLoop();
     if (ENABLED && loop.inEventLoop()) {
       ResponseBatch batch = ON_THIS_LOOP.get();
-      if (batch.scheduled) {
+      if (batch.turnEndScheduled) {
         batch.goOn.add(next);
         return;
       }
@@ -90,33 +104,63 @@ final class ResponseBatch implements Runnable {
     next.run();
   }
 
-  private boolean schedule(EventLoop loop) {
-    if (scheduled) {
-      return true;
+  /**
+   * Posts the responses held on {@code session}'s loop, when called on it: a user's exit does, so that
+   * its responses are in the stats before Gatling counts it out.
+   */
+  static void postBeforeExit(Session session) {
+    if (ENABLED && session.eventLoop().inEventLoop()) {
+      ON_THIS_LOOP.get().postHeld();
     }
+  }
+
+  private void hold(EventLoop loop, Response response) {
+    if (!turnEndScheduled) {
+      if (!submit(loop, endTurn, 0)) {
+        response.post(); // the loop is shutting down: the simulation is over
+        return;
+      }
+      turnEndScheduled = true;
+    }
+    held.add(response);
+    if (HOLD_NANOS == 0) {
+      return; // posted at the end of the turn
+    }
+    if (held.size() >= MAX_HELD) {
+      postHeld();
+    } else if (!postScheduled) {
+      if (submit(loop, scheduledPost, HOLD_NANOS)) {
+        postScheduled = true;
+      } else {
+        postHeld();
+      }
+    }
+  }
+
+  private static boolean submit(EventLoop loop, Runnable task, long delayNanos) {
     if (loop.isShuttingDown()) {
       return false;
     }
     try {
-      loop.execute(this);
+      if (delayNanos == 0) {
+        loop.execute(task);
+      } else {
+        loop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+      }
+      return true;
     } catch (RejectedExecutionException e) {
       return false;
     }
-    scheduled = true;
-    return true;
   }
 
-  @Override
-  public void run() {
-    // what runs now may log again: that goes into a batch of the next turn
-    ArrayList<Response> posting = responses;
-    ArrayList<Runnable> going = goOn;
-    responses = spareResponses;
-    goOn = spareGoOn;
-    scheduled = false;
-    for (Response response : posting) {
-      response.post();
+  private void endTurn() {
+    turnEndScheduled = false;
+    if (HOLD_NANOS == 0) {
+      postHeld();
     }
+    // what runs now may log again: that goes into the next turn's list
+    ArrayList<Runnable> going = goOn;
+    goOn = spareGoOn;
     for (Runnable next : going) {
       try {
         next.run();
@@ -124,9 +168,28 @@ final class ResponseBatch implements Runnable {
         LOG.error("a virtual user's next action crashed after its response was logged", e);
       }
     }
-    posting.clear();
     going.clear();
-    spareResponses = posting;
     spareGoOn = going;
   }
+
+  private void scheduledPost() {
+    postScheduled = false;
+    postHeld(); // may find nothing: an exit or a full batch posted them first
+  }
+
+  private void postHeld() {
+    if (held.isEmpty()) {
+      return;
+    }
+    ArrayList<Response> posting = held;
+    held = spareHeld;
+    for (Response response : posting) {
+      response.post();
+    }
+    posting.clear();
+    spareHeld = posting;
+  }
+
+  /** Reads the switches now, so that a malformed one fails the simulation's start, not its calls. */
+  static void checkSettings() {}
 }

@@ -16,6 +16,7 @@ public final class RpcComponents<P extends RpcProtocol, C> implements ProtocolCo
 
   RpcComponents(P protocol, ClientFactory<P, C> factory, CoreComponents core) {
     this.protocol = protocol;
+    ResponseBatch.checkSettings();
     NettyConfiguration netty = core.configuration().netty();
     this.clients =
         new ClientPool<>(
@@ -50,6 +51,8 @@ public final class RpcComponents<P extends RpcProtocol, C> implements ProtocolCo
       if (perUser) {
         clients.releaseUser(session.userId());
       }
+      // before Gatling counts the user out: when the last user ends, all its responses are in the stats
+      ResponseBatch.postBeforeExit(session);
       return BoxedUnit.UNIT;
     };
   }

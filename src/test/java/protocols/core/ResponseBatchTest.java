@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import protocols.testkit.GatlingRun;
 
 /**
- * Responses reach Gatling's stats at the end of their loop turn ({@link ResponseBatch}): none is lost
- * when the last user ends right after its last response, OK or KO, answered on the loop or elsewhere.
+ * Responses reach Gatling's stats a few milliseconds after they end, a loop's together ({@link
+ * ResponseBatch}): none is lost when the last user ends right after its last response, OK or KO,
+ * answered on the loop or elsewhere, nor while users still run.
  */
 class ResponseBatchTest {
 
@@ -72,6 +73,25 @@ class ResponseBatchTest {
 
     assertEquals(0, run.exitCode, "Gatling's own count must be exactly 5,000 KOs; " + run);
     assertEquals(5000, run.ko("refused"));
+  }
+
+  @Test
+  void responsesReachGatlingsStatsWithinTheHoldWhileTheirUsersStillRun() {
+    // the users pause past the run's end, so no user's exit posts their responses: only the hold's end does
+    ProbeSimulation.define(
+        sim ->
+            sim.setUp(
+                    scenario("pausing")
+                        .exec(probe("then pause").payload("hi").answer((req, s) -> CompletableFuture.completedFuture(req)))
+                        .pause(Duration.ofSeconds(60))
+                        .injectOpen(atOnceUsers(100)))
+                .protocols(PROBE)
+                .maxDuration(Duration.ofSeconds(3))
+                .assertions(details("then pause").allRequests().count().is(100L)));
+
+    GatlingRun run = run();
+
+    assertEquals(0, run.exitCode, "Gatling's own count must be exactly 100 calls, posted while their users pause; " + run);
   }
 
   private static GatlingRun run() {
