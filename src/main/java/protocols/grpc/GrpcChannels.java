@@ -111,7 +111,7 @@ final class GrpcChannels implements ClientFactory<GrpcProtocol, ManagedChannel> 
   @Override
   public void close(ManagedChannel channel) throws InterruptedException {
     if (((WatchedChannel) channel).lost()) {
-      // already shut down gracefully: it ends with its last call in flight after a GOAWAY (answered,
+      // it shuts down gracefully by itself: it ends with its last call in flight after a GOAWAY (answered,
       // past its deadline, or cancelled when its user ends), which shutdownNow() would cut short
       return;
     }

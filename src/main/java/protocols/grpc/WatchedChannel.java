@@ -9,6 +9,8 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,6 +31,9 @@ import java.util.concurrent.TimeUnit;
  * calls in flight on the old connection may still finish.
  */
 final class WatchedChannel extends ManagedChannel {
+
+  /** How long a lost channel takes new calls before its graceful shutdown: far longer than a pool lookup. */
+  private static final Executor SHUT_DOWN_LATER = CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS);
 
   private final ManagedChannel channel;
   private final String target;
@@ -61,8 +66,10 @@ final class WatchedChannel extends ManagedChannel {
         return;
       } else if (wasReady && backsOff && now != ConnectivityState.SHUTDOWN) {
         lost = true; // before grpc-java reconnects on its own (at the next call, then 1 s, 1.6 s...)
-        channel.shutdown();
         state = ConnectivityState.SHUTDOWN;
+        // a user that found it usable an instant before may be starting a call on it: shut down at once,
+        // that call failed with "Channel shutdown invoked" (1 of ~4,000 calls in GrpcGoawayTest, once)
+        SHUT_DOWN_LATER.execute(channel::shutdown);
         return;
       }
       if (now != ConnectivityState.SHUTDOWN) {
