@@ -67,8 +67,8 @@ final class WatchedChannel extends ManagedChannel {
       } else if (wasReady && backsOff && now != ConnectivityState.SHUTDOWN) {
         lost = true; // before grpc-java reconnects on its own (at the next call, then 1 s, 1.6 s...)
         state = ConnectivityState.SHUTDOWN;
-        // a user that found it usable an instant before may be starting a call on it: shut down at once,
-        // that call failed with "Channel shutdown invoked" (1 of ~4,000 calls in GrpcGoawayTest, once)
+        // later, not now: a user that found it usable an instant before may be starting a call on it, and
+        // on a channel shut down at once that call failed with "Channel shutdown invoked" (GrpcGoawayTest)
         SHUT_DOWN_LATER.execute(channel::shutdown);
         return;
       }
