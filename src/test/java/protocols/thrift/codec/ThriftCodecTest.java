@@ -72,6 +72,27 @@ class ThriftCodecTest {
     }
   }
 
+  @Test
+  void aConnectionsNextMessageStartsInABufferAsLargeAsItsLargestSoFar() throws Exception {
+    ThriftMessageEncoder encoder = new ThriftMessageEncoder(ThriftTransport.FRAMED, ThriftEncoding.BINARY, null);
+    String big = "x".repeat(900); // past the first buffer's 256 bytes, short of a power of two
+    ThriftMessageEncoder.MessageWriter writer =
+        p -> {
+          p.writeMessageBegin(new TMessage("echo", TMessageType.CALL, 0));
+          p.writeString(big);
+          p.writeMessageEnd();
+        };
+    ByteBuf first = encoder.encode(UnpooledByteBufAllocator.DEFAULT, 1, writer).bytes();
+    ByteBuf second = encoder.encode(UnpooledByteBufAllocator.DEFAULT, 2, writer).bytes();
+    try {
+      assertTrue(first.capacity() > first.readableBytes(), "the first grew by doubling: " + first);
+      assertEquals(second.readableBytes(), second.capacity(), "the second did not grow: " + second);
+    } finally {
+      first.release();
+      second.release();
+    }
+  }
+
   private static EmbeddedChannel decoder(ThriftTransport transport, ThriftEncoding encoding) {
     return new EmbeddedChannel(new ThriftMessageDecoder(transport, encoding, 1024));
   }
