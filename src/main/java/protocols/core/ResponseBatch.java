@@ -1,6 +1,8 @@
 package protocols.core;
 
 import io.gatling.commons.stats.Status;
+import io.gatling.core.session.Block;
+import io.gatling.core.session.GroupBlock;
 import io.gatling.core.session.Session;
 import io.gatling.core.stats.StatsEngine;
 import io.netty.channel.EventLoop;
@@ -65,9 +67,29 @@ final class ResponseBatch {
 
     void post() {
       stats.logResponse(
-          session.scenario(), session.groups(), name, start, end, status, Option.apply(code), Option.apply(message));
+          session.scenario(), groupsOf(session), name, start, end, status, Option.apply(code), Option.apply(message));
     }
   }
+
+  /**
+   * {@code session.groups()} without its Scala {@code collectFirst}, which allocated a partial function
+   * per call and took 3 % of the injector's CPU at 1000 users: the innermost group's names, or none.
+   */
+  @SuppressWarnings("unchecked")
+  static scala.collection.immutable.List<String> groupsOf(Session session) {
+    scala.collection.immutable.List<Block> blocks = session.blockStack();
+    while (!blocks.isEmpty()) {
+      if (blocks.head() instanceof GroupBlock group) {
+        return group.groups();
+      }
+      blocks = (scala.collection.immutable.List<Block>) blocks.tail();
+    }
+    return NO_GROUPS;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static final scala.collection.immutable.List<String> NO_GROUPS =
+      (scala.collection.immutable.List<String>) (Object) scala.collection.immutable.Nil$.MODULE$;
 
   private ArrayList<Response> held = new ArrayList<>();
   private ArrayList<Runnable> goOn = new ArrayList<>();

@@ -94,6 +94,30 @@ class ResponseBatchTest {
     assertEquals(0, run.exitCode, "Gatling's own count must be exactly 100 calls, posted while their users pause; " + run);
   }
 
+  @Test
+  void aResponseInsideGroupsIsCountedUnderItsInnermostGroupsPath() {
+    ProbeSimulation.define(
+        sim ->
+            sim.setUp(
+                    scenario("groups")
+                        .repeat(10)
+                        .on(
+                            exec(probe("outside").payload("hi").answer((req, s) -> CompletableFuture.completedFuture(req)))
+                                .group("outer")
+                                .on(
+                                    group("inner")
+                                        .on(exec(probe("inside").payload("hi").answer((req, s) -> CompletableFuture.completedFuture(req))))))
+                        .injectOpen(atOnceUsers(20)))
+                .protocols(PROBE)
+                .assertions(
+                    details("outside").allRequests().count().is(200L),
+                    details("outer", "inner", "inside").allRequests().count().is(200L)));
+
+    GatlingRun run = run();
+
+    assertEquals(0, run.exitCode, "Gatling must count 200 calls outside any group and 200 in outer / inner; " + run);
+  }
+
   private static GatlingRun run() {
     return GatlingRun.run(ProbeSimulation.class, Map.of());
   }
