@@ -162,10 +162,7 @@ public final class RateSteps {
     long t0 = startNanos != 0 ? startNanos : start();
     long n = calls.getAndIncrement();
     long intended = t0 + rates.offsetNanos(n);
-    return session
-        .set(ORDINAL, n)
-        .set(IntendedSend.ATTRIBUTE, intended)
-        .set(Staircase.PHASE, intended < warmupEndNanos ? "warm-up " : "");
+    return Staircase.inPhase(session.set(ORDINAL, n).set(IntendedSend.ATTRIBUTE, intended), intended < warmupEndNanos);
   }
 
   private OpenInjectionStep[] steps() {
