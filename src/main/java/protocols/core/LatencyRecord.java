@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
-import org.HdrHistogram.Recorder;
 import io.gatling.core.CoreComponents;
 import io.gatling.core.actor.ActorSystem;
 import org.slf4j.Logger;
@@ -301,15 +300,18 @@ public final class LatencyRecord {
     long calls = 0;
     for (Series s : series.values()) {
       s.tickKo(now);
-      Histogram intended = s.intended.getIntervalHistogram(s.spareIntended);
-      s.spareIntended = intended;
-      if (intended.getTotalCount() > 0) {
-        s.intendedTotal.add(intended);
-        stamp(intended, s, now);
-        intendedWriter.outputIntervalHistogram(intended);
+      if (s.intended.used()) { // only calls a rate schedule paced have an intended send time
+        if (s.intendedInterval == null) {
+          s.intendedInterval = new Histogram(MAX_MICROS, 3);
+        }
+        Histogram intended = s.intended.intervalInto(s.intendedInterval);
+        if (intended.getTotalCount() > 0) {
+          s.intendedTotal.add(intended);
+          stamp(intended, s, now);
+          intendedWriter.outputIntervalHistogram(intended);
+        }
       }
-      Histogram interval = s.recorder.getIntervalHistogram(s.spare);
-      s.spare = interval; // recycled at the next tick: nothing below keeps it
+      Histogram interval = s.recorder.intervalInto(s.interval); // reused at the next tick: nothing below keeps it
       if (interval.getTotalCount() == 0) {
         continue;
       }
@@ -600,10 +602,10 @@ public final class LatencyRecord {
 
   private static final class Series {
     final String name;
-    final Recorder recorder = new Recorder(MAX_MICROS, 3);
-    /** The last interval taken from each recorder, handed back to it at the next tick (ticker thread only). */
-    Histogram spare;
-    Histogram spareIntended;
+    final StripedRecorder recorder = new StripedRecorder(MAX_MICROS, 3);
+    /** Each tick's interval of each recorder, filled again at the next one (ticker thread only). */
+    final Histogram interval = new Histogram(MAX_MICROS, 3);
+    Histogram intendedInterval;
     final Histogram total = new Histogram(MAX_MICROS, 3);
     final LongAdder ok = new LongAdder();
     final LongAdder ko = new LongAdder();
@@ -614,7 +616,7 @@ public final class LatencyRecord {
     final LongAccumulator lastReceived = new LongAccumulator(Math::max, Long.MIN_VALUE);
     final LongAccumulator lastSent = new LongAccumulator(Math::max, Long.MIN_VALUE);
     /** From the intended send time, for calls a rate schedule paced; see {@link IntendedSend}. */
-    final Recorder intended = new Recorder(MAX_MICROS, 3);
+    final StripedRecorder intended = new StripedRecorder(MAX_MICROS, 3);
     final Histogram intendedTotal = new Histogram(MAX_MICROS, 3);
     final LongAdder late = new LongAdder();
     final LongAccumulator firstIntended = new LongAccumulator(Math::min, Long.MAX_VALUE);

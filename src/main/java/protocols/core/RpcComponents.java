@@ -17,6 +17,7 @@ public final class RpcComponents<P extends RpcProtocol, C> implements ProtocolCo
   RpcComponents(P protocol, ClientFactory<P, C> factory, CoreComponents core) {
     this.protocol = protocol;
     ResponseBatch.checkSettings();
+    StripedRecorder.checkSettings();
     NettyConfiguration netty = core.configuration().netty();
     this.clients =
         new ClientPool<>(
