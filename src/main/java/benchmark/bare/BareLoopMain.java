@@ -38,6 +38,7 @@ public final class BareLoopMain {
   }
 
   public static void main(String[] args) throws Exception {
+    allocatorAsGatlings();
     if (args.length != 7) {
       System.err.println("usage: BareLoopMain <grpc|rpcx|thrift|thrift-netty|dubbo|motan> <host:port> <concurrency> <N|per-user> <warmup> <duration> <out.json>");
       System.exit(2);
@@ -52,8 +53,19 @@ public final class BareLoopMain {
       result = new BareLoop(clients, connections).run(concurrency, warmup, duration);
     }
     Files.writeString(Path.of(args[6]), json(result));
-    System.out.printf(Locale.ROOT, "bare %s: %d OK, %d KO, %.0f calls/s%n", args[0], result.ok(), result.ko(), result.throughput());
+    System.out.printf(Locale.ROOT, "bare %s: %d OK, %d KO, %.0f calls/s (Netty's allocator: %s)%n", args[0], result.ok(), result.ko(),
+        result.throughput(), io.netty.buffer.ByteBufAllocator.DEFAULT.getClass().getSimpleName());
     System.exit(0);
+  }
+
+  /**
+   * Netty's buffer allocator as Gatling picks it for its JVM: {@code gatling.netty.allocator}, pooled by
+   * default, set into {@code io.netty.allocator.type} before any buffer is made. Netty's own default is
+   * the adaptive allocator, on which the Netty bare loops ran until 2026-12-04 while the Gatling runs
+   * they were compared with wrote every message into pooled buffers.
+   */
+  static void allocatorAsGatlings() {
+    System.setProperty("io.netty.allocator.type", System.getProperty("gatling.netty.allocator", "pooled"));
   }
 
   static ConnectionModel connections(String text) {

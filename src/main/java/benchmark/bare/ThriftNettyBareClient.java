@@ -22,7 +22,7 @@ import protocols.thrift.codec.ThriftMessageDecoder;
 /**
  * The thrift protocol's own client without Gatling: the generated {@code Greeter.AsyncClient::say}
  * through {@link GeneratedCalls} on a {@link ThriftConnection} (Netty), framed and binary as the
- * protocol's defaults, on event loops of its own (one per core and the transport, as Gatling has); a chain's next call
+ * protocol's defaults, on event loops of its own (as many, and of the transport, as Gatling has); a chain's next call
  * starts on the loop its reply arrived on, as a virtual user's does.
  */
 final class ThriftNettyBareClient implements BareClient {
@@ -34,9 +34,10 @@ final class ThriftNettyBareClient implements BareClient {
   static final class Loops implements BareClients {
     private final ThriftClientSettings settings;
     // the transport Gatling's loops run (LoopLocal): on NIO, which it ran before, this loop spent 1-2 µs
-    // more a call (BENCHMARKS.md, 2026-12-03 afternoon)
-    private final EventLoopGroup group =
-        LoopLocal.eventLoops(Runtime.getRuntime().availableProcessors(), "thrift-bare");
+    // more a call (BENCHMARKS.md, 2026-12-03 afternoon); and as many loops, Netty's default count as
+    // Gatling's (2 x cores, -Dio.netty.eventLoopThreads): it had one per core, half of Gatling's, and
+    // each of its loops then found about twice the replies per wake-up
+    private final EventLoopGroup group = LoopLocal.eventLoops(0, "thrift-bare");
 
     Loops(HostAndPort target) {
       settings =

@@ -122,12 +122,13 @@ final class Bench {
   }
 
   /**
-   * The protocols' own switches ({@code -Dgatlingrpc.batchStats=false}...) and Gatling's settings
-   * ({@code -Dgatling.netty.useNativeTransport=false}...) given to the bench, passed on to its runs.
+   * The protocols' own switches ({@code -Dgatlingrpc.batchStats=false}...), Gatling's settings
+   * ({@code -Dgatling.netty.useNativeTransport=false}...) and Netty's ({@code -Dio.netty.eventLoopThreads=2},
+   * the size of Gatling's event loop group, 2 × cores by default) given to the bench, passed on to its runs.
    */
   static List<String> passedSwitches() {
     return System.getProperties().stringPropertyNames().stream()
-        .filter(name -> name.startsWith("gatlingrpc.") || name.startsWith("gatling."))
+        .filter(name -> name.startsWith("gatlingrpc.") || name.startsWith("gatling.") || name.startsWith("io.netty."))
         .sorted()
         .map(name -> "-D" + name + "=" + System.getProperty(name))
         .toList();
