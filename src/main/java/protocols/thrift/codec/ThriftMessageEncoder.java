@@ -55,8 +55,11 @@ public final class ThriftMessageEncoder {
       if (transport == ThriftTransport.FRAMED) {
         out.writeInt(0); // the frame length, set once the message is written
       }
-      Header header =
-          new Header(encoding.factory().getProtocol(new ByteBufTransport(out, Integer.MAX_VALUE)), service, seqid);
+      TProtocol protocol =
+          encoding == ThriftEncoding.BINARY
+              ? new ByteBufBinaryProtocol(out)
+              : encoding.factory().getProtocol(new ByteBufTransport(out, Integer.MAX_VALUE));
+      Header header = new Header(protocol, service, seqid);
       writer.write(header);
       if (header.sent == null) {
         throw new TException("the call wrote no Thrift message (no writeMessageBegin)");

@@ -3,15 +3,23 @@ package protocols.thrift.codec;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.apache.thrift.TException;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TList;
+import org.apache.thrift.protocol.TMap;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TMultiplexedProtocol;
 import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TSet;
+import org.apache.thrift.protocol.TStruct;
+import org.apache.thrift.protocol.TType;
 import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.Test;
@@ -70,6 +78,108 @@ class ThriftCodecTest {
         }
       }
     }
+  }
+
+  /** One value of every kind a Thrift protocol writes, extremes and non-ASCII text included. */
+  private static void writeEveryKind(TProtocol p) throws TException {
+    p.writeMessageBegin(new TMessage("every", TMessageType.CALL, 0));
+    p.writeStructBegin(new TStruct("Every"));
+    short id = 1;
+    for (byte b : new byte[] {0, -1, Byte.MIN_VALUE, Byte.MAX_VALUE}) {
+      p.writeFieldBegin(new TField("b", TType.BYTE, id++));
+      p.writeByte(b);
+    }
+    for (short v : new short[] {0, -1, Short.MIN_VALUE, Short.MAX_VALUE, 0x1234}) {
+      p.writeFieldBegin(new TField("s", TType.I16, id++));
+      p.writeI16(v);
+    }
+    for (int v : new int[] {0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 0x12345678, 300}) {
+      p.writeFieldBegin(new TField("i", TType.I32, id++));
+      p.writeI32(v);
+    }
+    for (long v : new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x123456789abcdefL}) {
+      p.writeFieldBegin(new TField("l", TType.I64, id++));
+      p.writeI64(v);
+    }
+    for (double v : new double[] {0.0, -0.0, 1.5, Double.NaN, Double.MAX_VALUE, Double.NEGATIVE_INFINITY}) {
+      p.writeFieldBegin(new TField("d", TType.DOUBLE, id++));
+      p.writeDouble(v);
+    }
+    for (boolean v : new boolean[] {true, false}) {
+      p.writeFieldBegin(new TField("z", TType.BOOL, id++));
+      p.writeBool(v);
+    }
+    for (String v : new String[] {"", "OK", "许多往事在眼前一幕一幕", "x".repeat(300)}) {
+      p.writeFieldBegin(new TField("t", TType.STRING, id++));
+      p.writeString(v);
+    }
+    p.writeFieldBegin(new TField("bin", TType.STRING, id++));
+    p.writeBinary(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3, (byte) 0xff}));
+    p.writeFieldBegin(new TField("list", TType.LIST, id++));
+    p.writeListBegin(new TList(TType.I32, 2));
+    p.writeI32(7);
+    p.writeI32(-7);
+    p.writeListEnd();
+    p.writeFieldBegin(new TField("map", TType.MAP, id++));
+    p.writeMapBegin(new TMap(TType.STRING, TType.I64, 1));
+    p.writeString("k");
+    p.writeI64(1L << 40);
+    p.writeMapEnd();
+    p.writeFieldBegin(new TField("set", TType.SET, id++));
+    p.writeSetBegin(new TSet(TType.BYTE, 1));
+    p.writeByte((byte) 9);
+    p.writeSetEnd();
+    p.writeFieldStop();
+    p.writeStructEnd();
+    p.writeMessageEnd();
+  }
+
+  @Test
+  void everyKindOfValueIsWrittenAsLibthriftWritesItOnHeapAndDirectBuffers() throws Exception {
+    for (ThriftEncoding encoding : ThriftEncoding.values()) {
+      TMemoryBuffer memory = new TMemoryBuffer(64);
+      TProtocol stock = encoding.factory().getProtocol(memory);
+      stock.writeMessageBegin(new TMessage("every", TMessageType.CALL, 5));
+      // the rest as the encoder's writer writes it, after the header the encoder rewrites
+      writeEveryKind(new org.apache.thrift.protocol.TProtocolDecorator(stock) {
+        @Override
+        public void writeMessageBegin(TMessage message) {}
+      });
+      byte[] expected = java.util.Arrays.copyOf(memory.getArray(), memory.length());
+      for (ByteBufAllocator allocator : new ByteBufAllocator[] {UnpooledByteBufAllocator.DEFAULT, PooledByteBufAllocator.DEFAULT}) {
+        for (boolean direct : new boolean[] {false, true}) {
+          ByteBufAllocator buffers = direct ? allocator : heapOnly(allocator);
+          ThriftMessageEncoder.Encoded encoded =
+              new ThriftMessageEncoder(ThriftTransport.BUFFERED, encoding, null).encode(buffers, 5, ThriftCodecTest::writeEveryKind);
+          try {
+            assertEquals(direct, encoded.bytes().isDirect(), "the buffer kind tried");
+            assertArrayEquals(expected, ByteBufUtil.getBytes(encoded.bytes()), encoding + " " + encoded.bytes());
+          } finally {
+            encoded.bytes().release();
+          }
+        }
+      }
+    }
+  }
+
+  /** {@code allocator}, handing out heap buffers where it would hand out direct ones. */
+  private static ByteBufAllocator heapOnly(ByteBufAllocator allocator) {
+    return new io.netty.buffer.AbstractByteBufAllocator(false) {
+      @Override
+      protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+        return allocator.heapBuffer(initialCapacity, maxCapacity);
+      }
+
+      @Override
+      protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+        return allocator.heapBuffer(initialCapacity, maxCapacity);
+      }
+
+      @Override
+      public boolean isDirectBufferPooled() {
+        return false;
+      }
+    };
   }
 
   @Test
