@@ -100,16 +100,22 @@ abstract class BridgeAction implements Action {
     }
   }
 
-  /** Logs a response in Gatling's stats; posted with the others its loop holds ({@link ResponseBatch}). */
+  /**
+   * Logs a response in Gatling's stats under {@code groups}, {@link ResponseBatch#groupsOf} the session;
+   * posted with the others its loop holds ({@link ResponseBatch}). A call's are read when it is sent:
+   * read when the reply comes, milliseconds later, the session's block stack is out of the cache (1 % of
+   * the injector's CPU at 1000 users, in an async-profiler profile), while Gatling has just read it then.
+   */
   void log(
       Session session,
+      scala.collection.immutable.List<String> groups,
       String name,
       long start,
       long end,
       Status status,
       String code,
       String message) {
-    ResponseBatch.log(statsEngine, session, name, start, end, status, code, message);
+    ResponseBatch.log(statsEngine, session, groups, name, start, end, status, code, message);
   }
 
   /** Hands the user to the next action, at the end of this loop turn when the turn logged responses. */

@@ -29,6 +29,8 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
 
   private final StreamAction<?, ?, Req, Res> owner;
   private final Session startSession;
+  /** The groups its responses are logged under: the starting session's, read once while it is in the cache. */
+  private final scala.collection.immutable.List<String> groups;
   private Session checkSession;
   private final String requestName;
   private final String streamName;
@@ -71,6 +73,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
       long startNanos) {
     this.owner = owner;
     this.startSession = session;
+    this.groups = ResponseBatch.groupsOf(session);
     this.checkSession = session;
     this.requestName = requestName;
     this.streamName = streamName;
@@ -311,10 +314,10 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
       failed = true;
       String text = checked._2().get().message();
       timings.failed(fromNanos, endNanos, text);
-      owner.log(startSession, requestName, fromMillis, endMillis, KO$.MODULE$, CallResult.OK, text);
+      owner.log(startSession, groups, requestName, fromMillis, endMillis, KO$.MODULE$, CallResult.OK, text);
     } else {
       timings.ok(fromNanos, endNanos);
-      owner.log(startSession, requestName, fromMillis, endMillis, OK$.MODULE$, CallResult.OK, null);
+      owner.log(startSession, groups, requestName, fromMillis, endMillis, OK$.MODULE$, CallResult.OK, null);
     }
     stream.request(1);
     arrivedIfAwaited();
@@ -349,7 +352,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
       } else if (result.failed()) {
         // an expected failure: one OK response for the close
         owner.latencies.recordOk(requestName, IntendedSend.NONE, startNanos, endNanos);
-        owner.log(startSession, requestName, startMillis, endMillis, OK$.MODULE$, result.status(), null);
+        owner.log(startSession, groups, requestName, startMillis, endMillis, OK$.MODULE$, result.status(), null);
       }
     } else if (result.failed()) {
       ko(result.status(), result.errorMessage() + ", after " + messages(received) + " received", endMillis, endNanos);
@@ -391,7 +394,7 @@ final class OpenStream<Req, Res> implements StreamListener<Res> {
   private void ko(String status, String message, long endMillis, long endNanos) {
     failed = true;
     owner.latencies.recordFailedCall(requestName, IntendedSend.NONE, startNanos, endNanos, message);
-    owner.log(startSession, requestName, startMillis, endMillis, KO$.MODULE$, status, message);
+    owner.log(startSession, groups, requestName, startMillis, endMillis, KO$.MODULE$, status, message);
   }
 
   /** Cancels the streams of {@code components} that {@code session} still holds (the user is ending). */

@@ -105,10 +105,21 @@ final class ResponseBatch {
   private final Runnable endTurn = this::endTurn;
   private final Runnable scheduledPost = this::scheduledPost;
 
-  /** Logs a response: held on the user's loop (posted at once when not on that loop). */
+  /**
+   * Logs a response under {@code groups} ({@link #groupsOf} its session): held on the user's loop
+   * (posted at once when not on that loop).
+   */
   static void log(
-      StatsEngine stats, Session session, String name, long start, long end, Status status, String code, String message) {
-    Response response = new Response(stats, session.scenario(), groupsOf(session), name, start, end, status, code, message);
+      StatsEngine stats,
+      Session session,
+      scala.collection.immutable.List<String> groups,
+      String name,
+      long start,
+      long end,
+      Status status,
+      String code,
+      String message) {
+    Response response = new Response(stats, session.scenario(), groups, name, start, end, status, code, message);
     EventLoop loop = session.eventLoop();
     if (!ENABLED || !loop.inEventLoop()) {
       response.post();

@@ -38,6 +38,11 @@ public final class RpcComponents<P extends RpcProtocol, C> implements ProtocolCo
     return clients.clientFor(session);
   }
 
+  /** {@code session}, keeping {@code client} for the user's next call ({@link ClientPool#holding}). */
+  Session holding(Session session, C client) {
+    return clients.holding(session, client);
+  }
+
   @Override
   public Function1<Session, Session> onStart() {
     return Session.Identity();

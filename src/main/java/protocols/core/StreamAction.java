@@ -209,7 +209,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
         () -> proceed(session),
         why -> {
           latencies.recordFailedCall(name, IntendedSend.NONE, fromNanos, System.nanoTime(), why);
-          log(session, name, fromMillis, clock.nowMillis(), KO$.MODULE$, "STREAM", why);
+          log(session, ResponseBatch.groupsOf(session), name, fromMillis, clock.nowMillis(), KO$.MODULE$, "STREAM", why);
           proceed(session.markAsFailed());
         });
   }
@@ -239,7 +239,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
       CallFailure failure = describe(describer, e);
       stream.openFailed();
       latencies.recordFailedCall(name, IntendedSend.NONE, stream.startNanos, System.nanoTime(), failure.message());
-      log(session, name, stream.startMillis, clock.nowMillis(), KO$.MODULE$, failure.status(), failure.message());
+      log(session, ResponseBatch.groupsOf(session), name, stream.startMillis, clock.nowMillis(), KO$.MODULE$, failure.status(), failure.message());
       proceed(session.markAsFailed());
       return null;
     }
@@ -253,7 +253,7 @@ final class StreamAction<P extends RpcProtocol, C, Req, Res> extends BridgeActio
   private void refuse(Session session, String name, String message) {
     long now = clock.nowMillis();
     latencies.recordUnsent(name, message);
-    log(session, name, now, now, KO$.MODULE$, "STREAM", message);
+    log(session, ResponseBatch.groupsOf(session), name, now, now, KO$.MODULE$, "STREAM", message);
     proceed(session.markAsFailed());
   }
 

@@ -24,18 +24,29 @@ public final class Probe {
   public static final AtomicInteger closed = new AtomicInteger();
   /** Calls sent from another thread than the event loop their client was given (a thread hop). */
   public static final AtomicInteger callsOffTheirClientsLoop = new AtomicInteger();
+  /** How many calls a client takes before it turns unusable (a connection that broke); for good by default. */
+  public static volatile int callsPerClient = Integer.MAX_VALUE;
+  /** Calls sent on a client that had turned unusable. */
+  public static final AtomicInteger callsOnUnusableClients = new AtomicInteger();
 
   public static void resetCounters() {
     opened.set(0);
     closed.set(0);
     callsOffTheirClientsLoop.set(0);
+    callsPerClient = Integer.MAX_VALUE;
+    callsOnUnusableClients.set(0);
   }
 
   public static final class Client {
     final ClientIo io;
+    final AtomicInteger calls = new AtomicInteger();
 
     Client(ClientIo io) {
       this.io = io;
+    }
+
+    boolean usable() {
+      return calls.get() < callsPerClient;
     }
   }
 
@@ -68,6 +79,11 @@ public final class Probe {
             public Client open(ProbeProtocol protocol, ClientIo io) {
               opened.incrementAndGet();
               return new Client(io);
+            }
+
+            @Override
+            public boolean isUsable(Client client) {
+              return client.usable();
             }
 
             @Override
@@ -113,6 +129,10 @@ public final class Probe {
         if (!client.io.eventLoop().inEventLoop()) {
           callsOffTheirClientsLoop.incrementAndGet();
         }
+        if (!client.usable()) {
+          callsOnUnusableClients.incrementAndGet();
+        }
+        client.calls.incrementAndGet();
         return answer.apply(request, context.session());
       };
     }

@@ -377,6 +377,46 @@ class RpcActionTest {
   }
 
   @Test
+  void aPerUserClientThatTurnedUnusableIsReplacedClosedAndNeverCalledAgain() throws InterruptedException {
+    Probe.callsPerClient = 2; // each user's 5 calls: 2 on its first client, 2 on its second, 1 on its third
+    ProbeSimulation.define(
+        sim ->
+            sim.setUp(
+                    scenario("per user")
+                        .repeat(5)
+                        .on(exec(probe("call").payload("x").answer((req, s) -> CompletableFuture.completedFuture(req))))
+                        .injectOpen(atOnceUsers(10)))
+                .protocols(Probe.protocol(Duration.ofSeconds(1), ConnectionModel.perUser())));
+
+    GatlingRun result = run();
+
+    assertEquals(0, result.exitCode);
+    assertEquals(0, Probe.callsOnUnusableClients.get(), "calls on a client after it turned unusable");
+    assertEquals(30, Probe.opened.get(), "3 clients for each user's 5 calls");
+    assertEquals(30, closedWithin(Duration.ofSeconds(5)), "every client closed: replaced ones and the last ones");
+  }
+
+  @Test
+  void aCallInsideAGroupAddsItsTimeToTheGroupsCumulatedResponseTime() {
+    ProbeSimulation.define(
+        sim ->
+            sim.setUp(
+                    scenario("grouped")
+                        .group("slow group")
+                        .on(
+                            exec(probe("slow").payload("x").answer((req, s) -> CompletableFuture.supplyAsync(
+                                () -> req, CompletableFuture.delayedExecutor(60, java.util.concurrent.TimeUnit.MILLISECONDS)))))
+                        .injectOpen(atOnceUsers(5)))
+                .protocols(PROBE)
+                // a group's response time is, by default, the cumulated time of its requests
+                .assertions(details("slow group").responseTime().min().gte(50)));
+
+    GatlingRun run = run();
+
+    assertEquals(0, run.exitCode, "each group's cumulated response time holds its 60 ms call; " + run);
+  }
+
+  @Test
   void aPerUserClientIsGivenItsUsersOwnEventLoop() {
     ProbeSimulation.define(
         sim ->
