@@ -39,19 +39,18 @@ public abstract class BenchmarkSimulation extends Simulation {
     return settings -> Target.of(settings, server);
   }
 
-  /** Sets the simulation up: {@code call} repeated over the staircase through {@code protocol}. */
+  /**
+   * Sets the simulation up: {@code call} repeated over the staircase through {@code protocol}. A user's
+   * last iteration runs to its end (Gatling's exitASAP off): cut, a stream would be left open (a KO
+   * each); and where an iteration is one call, a cut changes nothing but has Gatling read the loop's
+   * condition a second time before every call, a cost of this harness in every figure of bench/.
+   */
   protected void benchmark(String scenarioName, ChainBuilder call, ProtocolBuilder protocol) {
-    benchmark(scenarioName, call, protocol, true);
-  }
-
-  /** As above; {@code cutLastIteration} false lets each user finish its last iteration (streams). */
-  protected void benchmark(
-      String scenarioName, ChainBuilder call, ProtocolBuilder protocol, boolean cutLastIteration) {
     System.out.println(getClass().getSimpleName() + ": " + settings + (rates.paced() ? ", " + rates : "")
         + (ServiceTime.stall().none() ? "" : ", stall " + ServiceTime.stall()) + " -> " + target);
     setUp(rates.paced()
             ? new RateSteps(rates).population(scenarioName, call, timeout(protocol))
-            : staircase.population(scenarioName, call, cutLastIteration))
+            : staircase.population(scenarioName, call, false))
         .protocols(protocol)
         .assertions(global().failedRequests().count().is(0L));
   }

@@ -101,8 +101,6 @@ public class GrpcStreamingSimulation extends BenchmarkSimulation {
     benchmark(
         "gRPC HelloStreams",
         iteration,
-        grpc.target(target.address()).connections(settings.connections()),
-        // a user's last iteration runs to its end: cut, it would leave its streams open (a KO each)
-        false);
+        grpc.target(target.address()).connections(settings.connections()));
   }
 }
