@@ -115,6 +115,7 @@ public final class Overhead {
       LoadSettings.parseConnections(connectionsProperty); // validates
     }
     Duration warmup = Bench.steadyWarmup();
+    Duration settle = settle(warmup);
     Duration hold = Durations.parse(System.getProperty("hold", "20s"), "-Dhold");
     int runs = Runs.count();
     Path out = Bench.out("overhead");
@@ -124,7 +125,7 @@ public final class Overhead {
         (framework, target, dir) -> {
           String connections = connections(framework, connectionsProperty);
           for (int level : levels) {
-            rows.addAll(measure(jvms, framework, target, level, connections, warmup, hold, runs, dir.resolve(String.valueOf(level))));
+            rows.addAll(measure(jvms, framework, target, level, connections, warmup, settle, hold, runs, dir.resolve(String.valueOf(level))));
           }
           return framework.id() + " measured";
         },
@@ -135,9 +136,22 @@ public final class Overhead {
           return reason;
         });
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("overhead.json").toFile(), rows);
-    Files.writeString(out.resolve("overhead.md"), markdown(rows, warmup, hold) + "\n" + MachineReference.line() + "\n");
+    Files.writeString(out.resolve("overhead.md"), markdown(rows, warmup, settle, hold) + "\n" + MachineReference.line() + "\n");
     System.out.println(Files.readString(out.resolve("overhead.md")));
     return out;
+  }
+
+  /**
+   * {@code -Dsettle} (10 s by default; none without a warm-up): how long after its warm-up Gatling's
+   * figures start. When the warm-up ends, the staircase renames its calls ("warm-up Say" to "Say") and
+   * runs them from another loop, and the JIT recompiles what that reaches: in a Thrift run at 1000 users
+   * (2026-12-04) Gatling's compiler threads were idle from 20 s to 45 s, then took 93 ms of CPU a second
+   * from 46 s to 52 s, inside the 10 s measured then. The bare loop has no such switch. So Gatling holds
+   * settle + hold and its figures are its last hold; the bare loop warms up for warm-up + settle: both
+   * measure the same stretch of their run.
+   */
+  static Duration settle(Duration warmup) {
+    return warmup.isZero() ? Duration.ZERO : Durations.parse(System.getProperty("settle", "10s"), "-Dsettle");
   }
 
   /** {@code -Dconnections} if given; else one per user for Thrift, whose connections carry one call at a time, and 4 shared for the others. */
@@ -166,10 +180,11 @@ public final class Overhead {
    * the bare loops then Gatling (in {@code run-<i>/}), then one Gatling run with the record off.
    */
   static List<Row> measure(
-      Jvms jvms, Framework framework, HostAndPort target, int level, String connections, Duration warmup, Duration hold, int runs, Path dir)
+      Jvms jvms, Framework framework, HostAndPort target, int level, String connections, Duration warmup, Duration settle,
+      Duration hold, int runs, Path dir)
       throws IOException, InterruptedException {
-    Duration limit = warmup.plus(hold).plusSeconds(180);
-    List<String> props = Bench.closedLoop(target, level, connections, warmup, hold);
+    Duration limit = warmup.plus(settle).plus(hold).plusSeconds(180);
+    List<String> props = Bench.closedLoop(target, level, connections, warmup, settle.plus(hold));
     ProcessMeter server = jvms.running(framework.serverMainClass()).map(ProcessMeter::watch).orElse(null);
     try {
       for (int run = 1; run <= runs; run++) {
@@ -177,11 +192,11 @@ public final class Overhead {
         for (String loop : bareLoops(framework)) {
           List<String> options = new ArrayList<>(List.of("-Xmx2g"));
           options.addAll(Bench.passedSwitches()); // the Netty bare loops pick the transport Gatling would
-          options.addAll(Profiles.jvmOptions(runDir.resolve(bareFile(framework, loop, "jfr")), warmup));
+          options.addAll(Profiles.jvmOptions(runDir.resolve(bareFile(framework, loop, "jfr")), warmup.plus(settle)));
           Path json = runDir.resolve(bareFile(framework, loop, "json"));
           Process bare = jvms.start(options, "benchmark.bare.BareLoopMain",
               List.of(loop, target.toString(), String.valueOf(level), connections,
-                  warmup.toMillis() + "ms", hold.toMillis() + "ms", json.toString()),
+                  warmup.plus(settle).toMillis() + "ms", hold.toMillis() + "ms", json.toString()),
               runDir.resolve(bareFile(framework, loop, "log")));
           try (ProcessMeter meter = ProcessMeter.watch(bare)) {
             Jvms.await(bare, limit);
@@ -189,11 +204,11 @@ public final class Overhead {
           }
         }
         List<String> gatlingOptions = new ArrayList<>(props);
-        gatlingOptions.addAll(Profiles.jvmOptions(runDir.resolve("gatling.jfr"), warmup));
+        gatlingOptions.addAll(Profiles.jvmOptions(runDir.resolve("gatling.jfr"), warmup.plus(settle)));
         Process gatling = jvms.startGatling("2g", gatlingOptions, framework.simulationClass(), runDir.resolve("gatling"), runDir.resolve("gatling.log"));
         try (ProcessMeter meter = ProcessMeter.watch(gatling)) {
           Jvms.await(gatling, limit);
-          Usages.ofGatlingRun(GatlingResults.newestRun(runDir.resolve("gatling")), meter, server).write(runDir.resolve("gatling.usage.json"));
+          Usages.ofGatlingRun(GatlingResults.newestRun(runDir.resolve("gatling")), settle, meter, server).write(runDir.resolve("gatling.usage.json"));
         }
       }
     } finally {
@@ -229,7 +244,7 @@ public final class Overhead {
       for (int run = 1; run <= runs; run++) {
         Path runDir = dir.resolve("run-" + run);
         JsonNode b = GatlingResults.measuredIn(runDir.resolve(bareFile(framework, loop, "json")));
-        JsonNode g = GatlingResults.measured(GatlingResults.newestRun(runDir.resolve("gatling")));
+        JsonNode g = gatlingFigures(GatlingResults.newestRun(runDir.resolve("gatling")), settle);
         String problem = b == null ? "bare loop wrote no result" + Jvms.tail(runDir.resolve(bareFile(framework, loop, "log")))
             : g == null ? "Gatling wrote no record" + Jvms.tail(runDir.resolve("gatling.log"))
             : failedCalls(b, g);
@@ -249,11 +264,25 @@ public final class Overhead {
     return rows;
   }
 
+  /**
+   * Gatling's figures over its window ({@link Usages.Window}: from {@code settle} after its first measured
+   * second), in the record's form (count, ok, ko, throughput, p50, p99...); null when it has none.
+   */
+  static JsonNode gatlingFigures(Path runFolder, Duration settle) {
+    try {
+      Usages.Window window = runFolder == null ? null : Usages.Window.of(runFolder, GatlingResults.MEASURED, settle);
+      return window == null ? null : JSON.valueToTree(window.calls().stats());
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   /** The medians and spreads of the pairs in which both sides measured calls. */
   private static Row row(String loop, int level, String connections, List<Pair> pairs, double consoleRpsOff, String problem) {
     Runs.Spread ratio = Runs.of(pairs, Pair::ratio);
-    Runs.Spread bareCpu = Runs.of(pairs, p -> p.bare().path("cpuPerCall").asDouble());
-    Runs.Spread gatlingCpu = Runs.of(pairs, p -> p.gatling().path("cpuPerCall").asDouble());
+    // both from /proc over each side's window: Gatling's window is not its record's whole "Say"
+    Runs.Spread bareCpu = Runs.of(pairs, p -> cpuPerCall(p.bareUsage()));
+    Runs.Spread gatlingCpu = Runs.of(pairs, p -> cpuPerCall(p.gatlingUsage()));
     return new Row(loop, level, connections, pairs.size(),
         Runs.of(pairs, p -> p.bare().get("throughput").asDouble()).median(),
         Runs.of(pairs, p -> p.gatling().get("throughput").asDouble()).median(),
@@ -262,6 +291,12 @@ public final class Overhead {
         (long) Runs.of(pairs, p -> p.bare().get("p99").asDouble()).median(), (long) Runs.of(pairs, p -> p.gatling().get("p99").asDouble()).median(),
         bareCpu.median(), bareCpu.min(), bareCpu.max(), gatlingCpu.median(), gatlingCpu.min(), gatlingCpu.max(),
         Runs.of(pairs, Pair::consoleRps).median(), consoleRpsOff, Split.of(pairs), problem);
+  }
+
+  /** The injector's user and system µs per call in a side's window; 0 when /proc could not be read. */
+  private static double cpuPerCall(Usages usage) {
+    ProcessMeter.Usage injector = usage.injector();
+    return injector == null ? 0 : injector.userMicros() + injector.systemMicros();
   }
 
   /** bare.json for a framework's only loop (as before), bare-thrift-netty.json for a second one. */
@@ -290,13 +325,18 @@ public final class Overhead {
     }
   }
 
-  static String markdown(List<Row> rows, Duration warmup, Duration hold) {
+  static String markdown(List<Row> rows, Duration warmup, Duration settle, Duration hold) {
     StringBuilder md = new StringBuilder();
     md.append(String.format(Locale.ROOT,
-        "Closed loop; connections: N shared by all users, or one per user; warm-up %s excluded, %s measured;"
+        "Closed loop; connections: N shared by all users, or one per user; warm-up %s excluded%s, %s measured;"
             + " server in its own JVM; %d cores. Each figure: the median over the runs, alternating bare and Gatling"
-            + " (bare, Gatling, bare, Gatling…); in brackets, the lowest and highest run.%n%n",
-        Durations.format(warmup), Durations.format(hold), Runtime.getRuntime().availableProcessors()));
+            + " (bare, Gatling, bare, Gatling…); in brackets, the lowest and highest run. Injector CPU: user and"
+            + " system time per call from /proc over each side's window.%n%n",
+        Durations.format(warmup),
+        settle.isZero() ? "" : String.format(Locale.ROOT, " and %s more (Gatling: its first %s after the warm-up, while the JIT"
+            + " recompiles for the renamed calls; the bare loop: a warm-up %s longer)", Durations.format(settle), Durations.format(settle),
+            Durations.format(settle)),
+        Durations.format(hold), Runtime.getRuntime().availableProcessors()));
     md.append("| framework | users | connections | runs | bare calls/s | Gatling calls/s | Gatling / bare | bare p50 µs | Gatling p50 µs | bare p99 µs | Gatling p99 µs"
         + " | injector CPU µs/call bare | injector CPU µs/call Gatling | record on / off (Gatling rps) |\n");
     md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");

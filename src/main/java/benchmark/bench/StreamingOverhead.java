@@ -185,7 +185,7 @@ public final class StreamingOverhead {
         b == null ? 0 : b.path("cpuPerCall").asDouble(), g == null ? 0 : g.path("cpuPerCall").asDouble(),
         g == null ? 0 : g.get("p50").asLong(), g == null ? 0 : g.get("p99").asLong(),
         cpuMicros(Usages.ofBareLoop(bareJson, "Messages", null, server)),
-        run == null ? 0 : cpuMicros(Usages.ofGatlingRun(run, kind[1], null, server)), problem);
+        run == null ? 0 : cpuMicros(Usages.ofGatlingRun(run, kind[1], Duration.ZERO, null, server)), problem);
   }
 
   private static double cpuMicros(Usages usages) {

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.HdrHistogram.Histogram;
+import protocols.core.report.Calls;
 import protocols.core.report.RunData;
 
 /**
@@ -36,20 +38,41 @@ record Usages(long calls, Usage injector, Usage server) {
     }
   }
 
-  /** A Gatling run's window: from the first to the end of the last of its measured request's seconds in the record. */
-  static Usages ofGatlingRun(Path runFolder, ProcessMeter injector, ProcessMeter server) {
-    return ofGatlingRun(runFolder, MEASURED, injector, server);
+  /**
+   * A Gatling run's window ({@link Window}): from {@code settle} after the first of its measured request's
+   * seconds in the record to the end of the last.
+   */
+  static Usages ofGatlingRun(Path runFolder, Duration settle, ProcessMeter injector, ProcessMeter server) {
+    return ofGatlingRun(runFolder, MEASURED, settle, injector, server);
   }
 
   /** The same for the request name {@code measured} (a stream's messages: one record each). */
-  static Usages ofGatlingRun(Path runFolder, String measured, ProcessMeter injector, ProcessMeter server) {
+  static Usages ofGatlingRun(Path runFolder, String measured, Duration settle, ProcessMeter injector, ProcessMeter server) {
     try {
-      List<Histogram> seconds = RunData.read(runFolder).intervals(measured);
-      long from = seconds.stream().mapToLong(Histogram::getStartTimeStamp).min().orElse(0);
-      long to = seconds.stream().mapToLong(Histogram::getEndTimeStamp).max().orElse(0);
-      return of(seconds.stream().mapToLong(Histogram::getTotalCount).sum(), from, to, injector, server);
+      Window window = Window.of(runFolder, measured, settle);
+      return window == null ? new Usages(0, null, null)
+          : of(window.calls().stats().count(), window.fromMillis(), window.toMillis(), injector, server);
     } catch (IOException | RuntimeException e) {
       return new Usages(0, null, null);
+    }
+  }
+
+  /**
+   * The whole seconds of a request name in a run's record from {@code settle} after its first one to its
+   * last, their bounds (epoch ms) and figures; null when the name has no second there.
+   */
+  record Window(long fromMillis, long toMillis, Calls calls) {
+
+    static Window of(Path runFolder, String measured, Duration settle) throws IOException {
+      RunData data = RunData.read(runFolder);
+      List<Histogram> seconds = data.intervals(measured);
+      long from = seconds.stream().mapToLong(Histogram::getStartTimeStamp).min().orElse(0) + settle.toMillis();
+      long to = seconds.stream().mapToLong(Histogram::getEndTimeStamp).max().orElse(0);
+      List<Histogram> inside = seconds.stream().filter(h -> h.getStartTimeStamp() >= from && h.getEndTimeStamp() <= to).toList();
+      if (inside.isEmpty()) {
+        return null;
+      }
+      return new Window(inside.stream().mapToLong(Histogram::getStartTimeStamp).min().orElseThrow(), to, data.window(measured, from, to));
     }
   }
 

@@ -25,7 +25,8 @@ class BenchSmokeTest {
   void overheadAlternatesTheBareLoopAndGatlingRunAfterRun() throws Exception {
     // rpcx alone: gRPC's bare loop runs in the accuracy and peers tests, the alternation is the same code
     Path results = SystemProperties.with(
-        Map.of("frameworks", "rpcx", "levels", "5", "connections", "1", "warmup", "1", "hold", "2", "runs", "2", "out", out.toString()),
+        Map.of("frameworks", "rpcx", "levels", "5", "connections", "1", "warmup", "1", "settle", "1", "hold", "2", "runs", "2",
+            "out", out.toString()),
         Overhead::execute);
 
     String table = Files.readString(results.resolve("overhead.md"));
@@ -39,6 +40,11 @@ class BenchSmokeTest {
           "/proc's reading of the " + side + " run's window, injector and server: " + usage);
     }
     assertTrue(table.contains("Where the CPU per call goes") && table.contains("| rpcx | 5 | "), table);
+    long recorded = benchmark.matrix.GatlingResults.measured(
+        benchmark.matrix.GatlingResults.newestRun(results.resolve("rpcx/5/run-1/gatling"))).path("count").asLong();
+    long measured = Usages.read(results.resolve("rpcx/5/run-1/gatling.usage.json")).calls();
+    assertTrue(measured > 0 && measured < recorded, "Gatling measured after its first second of 'Say' (-Dsettle=1): "
+        + measured + " of its " + recorded + " calls");
   }
 
   @Test
