@@ -18,6 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import protocols.core.HostAndPort;
 import protocols.core.LatencyRecord;
+import protocols.core.report.Calls;
 
 /**
  * The injector's own cost, side by side against one server JVM per framework: for each level, a bare
@@ -265,13 +266,13 @@ public final class Overhead {
   }
 
   /**
-   * Gatling's figures over its window ({@link Usages.Window}: from {@code settle} after its first measured
-   * second), in the record's form (count, ok, ko, throughput, p50, p99...); null when it has none.
+   * Gatling's figures over its window ({@link Usages#settledWindow}: from {@code settle} after its first
+   * measured second), in the record's form (count, ok, ko, throughput, p50, p99...); null when it has none.
    */
   static JsonNode gatlingFigures(Path runFolder, Duration settle) {
     try {
-      Usages.Window window = runFolder == null ? null : Usages.Window.of(runFolder, GatlingResults.MEASURED, settle);
-      return window == null ? null : JSON.valueToTree(window.calls().stats());
+      Calls window = runFolder == null ? null : Usages.settledWindow(runFolder, GatlingResults.MEASURED, settle);
+      return window == null ? null : JSON.valueToTree(window.stats());
     } catch (IOException | RuntimeException e) {
       return null;
     }

@@ -39,7 +39,7 @@ record Usages(long calls, Usage injector, Usage server) {
   }
 
   /**
-   * A Gatling run's window ({@link Window}): from {@code settle} after the first of its measured request's
+   * A Gatling run's window ({@link #settledWindow}): from {@code settle} after the first of its measured request's
    * seconds in the record to the end of the last.
    */
   static Usages ofGatlingRun(Path runFolder, Duration settle, ProcessMeter injector, ProcessMeter server) {
@@ -49,9 +49,10 @@ record Usages(long calls, Usage injector, Usage server) {
   /** The same for the request name {@code measured} (a stream's messages: one record each). */
   static Usages ofGatlingRun(Path runFolder, String measured, Duration settle, ProcessMeter injector, ProcessMeter server) {
     try {
-      Window window = Window.of(runFolder, measured, settle);
-      return window == null ? new Usages(0, null, null)
-          : of(window.calls().stats().count(), window.fromMillis(), window.toMillis(), injector, server);
+      Calls window = settledWindow(runFolder, measured, settle);
+      Histogram h = window == null ? null : window.histogram();
+      return h == null ? new Usages(0, null, null)
+          : of(h.getTotalCount(), h.getStartTimeStamp(), h.getEndTimeStamp(), injector, server);
     } catch (IOException | RuntimeException e) {
       return new Usages(0, null, null);
     }
@@ -59,21 +60,15 @@ record Usages(long calls, Usage injector, Usage server) {
 
   /**
    * The whole seconds of a request name in a run's record from {@code settle} after its first one to its
-   * last, their bounds (epoch ms) and figures; null when the name has no second there.
+   * last ({@link RunData#window}: the histogram's time stamps are their bounds); null when none holds a call.
    */
-  record Window(long fromMillis, long toMillis, Calls calls) {
-
-    static Window of(Path runFolder, String measured, Duration settle) throws IOException {
-      RunData data = RunData.read(runFolder);
-      List<Histogram> seconds = data.intervals(measured);
-      long from = seconds.stream().mapToLong(Histogram::getStartTimeStamp).min().orElse(0) + settle.toMillis();
-      long to = seconds.stream().mapToLong(Histogram::getEndTimeStamp).max().orElse(0);
-      List<Histogram> inside = seconds.stream().filter(h -> h.getStartTimeStamp() >= from && h.getEndTimeStamp() <= to).toList();
-      if (inside.isEmpty()) {
-        return null;
-      }
-      return new Window(inside.stream().mapToLong(Histogram::getStartTimeStamp).min().orElseThrow(), to, data.window(measured, from, to));
-    }
+  static Calls settledWindow(Path runFolder, String measured, Duration settle) throws IOException {
+    RunData data = RunData.read(runFolder);
+    List<Histogram> seconds = data.intervals(measured);
+    long from = seconds.stream().mapToLong(Histogram::getStartTimeStamp).min().orElse(0) + settle.toMillis();
+    long to = seconds.stream().mapToLong(Histogram::getEndTimeStamp).max().orElse(0);
+    Calls window = data.window(measured, from, to);
+    return window.histogram().getTotalCount() == 0 ? null : window;
   }
 
   private static Usages of(long calls, long from, long to, ProcessMeter injector, ProcessMeter server) {

@@ -146,7 +146,8 @@ public final class RunData {
 
   /**
    * The figures of the whole seconds that lie inside [{@code fromMillis}, {@code toMillis}] (epoch ms):
-   * the record keeps one histogram per second, so a window is cut at its boundaries.
+   * the record keeps one histogram per second, so a window is cut at its boundaries. The histogram's
+   * start and end time stamps are those of the first and last of those seconds.
    */
   public Calls window(String name, long fromMillis, long toMillis) {
     List<Histogram> inside = new ArrayList<>();
@@ -169,6 +170,10 @@ public final class RunData {
       }
     }
     Histogram h = sum(inside);
+    if (!inside.isEmpty()) {
+      h.setStartTimeStamp(start);
+      h.setEndTimeStamp(end);
+    }
     return new Calls(Stats.of(h, ko, inside.isEmpty() ? 0 : (end - start) / 1000.0), h);
   }
 

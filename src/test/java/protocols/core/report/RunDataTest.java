@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,8 @@ class RunDataTest {
     assertEquals(Stats.of(levelA, 3, 2.0), a.stats(), "level A: 40 calls in 2 s, the 3 KO of its second second");
     assertEquals(Stats.of(levelB, 0, 2.0), b.stats(), "level B: the KO of the ramp before it are not its own");
     assertEquals(20.0, a.stats().throughput());
+    assertEquals(List.of(T0 + 1_000, T0 + 3_000), List.of(a.histogram().getStartTimeStamp(), a.histogram().getEndTimeStamp()),
+        "the window's histogram is stamped with its first second's start and its last second's end");
   }
 
   @Test
